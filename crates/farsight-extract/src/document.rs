@@ -1,0 +1,120 @@
+//! What extraction takes and gives.
+
+use serde::{Deserialize, Serialize};
+
+/// The output format of the content.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Format {
+    /// GitHub-flavoured Markdown.
+    #[default]
+    Markdown,
+    /// Plain text, blocks separated by blank lines.
+    Text,
+    /// Sanitised HTML: no scripts, styles, iframes, forms, event attributes,
+    /// `javascript:` or `data:` URLs.
+    Html,
+}
+
+/// How to extract.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ExtractOptions {
+    /// The page's URL, to make links absolute and to read the site's name.
+    pub base_url: Option<String>,
+    /// The content's format. Default: Markdown.
+    pub format: Format,
+    /// A CSS selector: every match, in document order, instead of the main content.
+    pub selector: Option<String>,
+    /// Collect the page's links. Default: false here; `web_fetch` asks for them.
+    pub include_links: bool,
+    /// Keep images (`![alt](url)` in Markdown). Default: false.
+    pub include_images: bool,
+}
+
+impl ExtractOptions {
+    /// Options for `format` with everything else at its default.
+    pub fn new(format: Format) -> Self {
+        Self {
+            format,
+            ..Self::default()
+        }
+    }
+
+    /// Sets the page's URL.
+    #[must_use]
+    pub fn base_url(mut self, url: impl Into<String>) -> Self {
+        self.base_url = Some(url.into());
+        self
+    }
+
+    /// Sets a CSS selector.
+    #[must_use]
+    pub fn selector(mut self, selector: impl Into<String>) -> Self {
+        self.selector = Some(selector.into());
+        self
+    }
+
+    /// Collects links when true.
+    #[must_use]
+    pub fn include_links(mut self, yes: bool) -> Self {
+        self.include_links = yes;
+        self
+    }
+
+    /// Keeps images when true.
+    #[must_use]
+    pub fn include_images(mut self, yes: bool) -> Self {
+        self.include_images = yes;
+        self
+    }
+}
+
+/// Facts about the page, from JSON-LD, OpenGraph, `<meta>` and `<time>`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Metadata {
+    /// The page's description.
+    pub description: Option<String>,
+    /// The author or authors.
+    pub author: Option<String>,
+    /// Publication date, ISO 8601 (`YYYY-MM-DD`).
+    pub date_published: Option<String>,
+    /// The site's name.
+    pub site_name: Option<String>,
+    /// The document language (`en`, `de-AT`, ...).
+    pub language: Option<String>,
+    /// The canonical URL.
+    pub canonical_url: Option<String>,
+}
+
+/// A link found in the page.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Link {
+    /// The link's visible text.
+    pub text: String,
+    /// The absolute URL.
+    pub url: String,
+}
+
+/// The result of extraction.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Document {
+    /// The page's title, without a " | Site" suffix when the site is known.
+    pub title: Option<String>,
+    /// The content in the requested format.
+    pub content: String,
+    /// Facts about the page.
+    pub metadata: Metadata,
+    /// The page's links, absolute and deduplicated, when asked for.
+    pub links: Vec<Link>,
+    /// `Some(true)` when a selector was given and matched, `Some(false)` when it
+    /// did not (the content is then the main content), `None` without one.
+    pub selector_matched: Option<bool>,
+    /// Why the selector could not be used (invalid syntax), when so.
+    pub selector_error: Option<String>,
+    /// The page holds no main content, probably because it needs JavaScript.
+    pub likely_needs_javascript: bool,
+    /// The page appears to be behind a paywall.
+    pub paywalled: bool,
+}

@@ -1,0 +1,23 @@
+//! Main-content extraction for farsight: HTML text and a base URL in, a
+//! [`Document`] out, rendered as Markdown, plain text or sanitised HTML.
+//!
+//! Pure and synchronous: no I/O, no async. The caller decodes bytes to text
+//! (farsight-net does charsets) and runs this on a blocking thread.
+//!
+//! ```
+//! use farsight_extract::{extract, ExtractOptions, Format};
+//!
+//! let html = "<html><head><title>Hi</title></head><body><article><h1>Hi</h1>\
+//!             <p>Some words that make a paragraph long enough to count as content \
+//!             for any reasonable extractor out there, repeated twice. Some words \
+//!             that make a paragraph long enough to count as content.</p></article></body></html>";
+//! let doc = extract(html, &ExtractOptions::new(Format::Text));
+//! assert!(doc.content.contains("Some words"));
+//! ```
+#![deny(missing_docs)]
+
+mod document;
+mod extractor;
+
+pub use document::{Document, ExtractOptions, Format, Link, Metadata};
+pub use extractor::extract;

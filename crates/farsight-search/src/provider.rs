@@ -1,0 +1,24 @@
+//! The adapter trait; one file per provider lives under `provider/`.
+
+use crate::{ProviderAnswer, ProviderQuery, SearchError};
+
+/// A search provider adapter: maps a [`ProviderQuery`] to the provider's wire
+/// format, sends it, and maps the answer (or the error) back.
+///
+/// Adapters do not retry, rate-limit, cache or normalise; the engine does that
+/// the same way for all of them.
+#[async_trait::async_trait]
+pub trait Provider: Send + Sync + std::fmt::Debug {
+    /// The provider's name as used in configuration and output (`brave`, ...).
+    fn name(&self) -> &'static str;
+
+    /// The most results one request can return.
+    fn max_results(&self) -> u32;
+
+    /// Runs one query.
+    ///
+    /// # Errors
+    ///
+    /// A [`SearchError`] whose kind says what went wrong and whether to retry.
+    async fn search(&self, query: &ProviderQuery) -> Result<ProviderAnswer, SearchError>;
+}
