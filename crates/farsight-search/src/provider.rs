@@ -22,3 +22,7 @@ pub trait Provider: Send + Sync + std::fmt::Debug {
     /// A [`SearchError`] whose kind says what went wrong and whether to retry.
     async fn search(&self, query: &ProviderQuery) -> Result<ProviderAnswer, SearchError>;
 }
+
+// Until the first adapters land; remove then.
+#[allow(dead_code)]
+pub(crate) mod http;
