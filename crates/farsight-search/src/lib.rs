@@ -9,9 +9,11 @@
 mod error;
 mod model;
 mod provider;
+mod registry;
 
 pub use error::{SearchError, SearchErrorKind};
 pub use model::{
     DateRange, ProviderAnswer, ProviderQuery, ProviderSettings, RawResult, SearchDepth, Topic,
 };
 pub use provider::Provider;
+pub use registry::{build_provider, provider_env_vars, provider_names};
