@@ -1,52 +1,96 @@
-//! Main-content extraction.
+//! Main-content extraction: parse once, read the metadata, remove what is
+//! hidden, choose the content, render it.
 
-use crate::{Document, ExtractOptions, Format, Metadata};
+use dom_query::{Document as Dom, Matcher, NodeRef};
+
+use crate::content::{self, MainContent};
+use crate::render::{self, RenderOptions};
+use crate::url_util::Resolver;
+use crate::{Document, ExtractOptions, Format, clean, links, metadata, paywall, sanitize};
 
 /// Extracts the main content (or the selector's matches) of `html`.
 ///
 /// Never panics and never fails: a page without content gives an empty
 /// `content` and `likely_needs_javascript`.
 pub fn extract(html: &str, options: &ExtractOptions) -> Document {
-    let cfg = dom_smoothie::Config {
-        text_mode: match options.format {
-            Format::Markdown => dom_smoothie::TextMode::Markdown,
-            Format::Text | Format::Html => dom_smoothie::TextMode::Formatted,
-        },
-        ..Default::default()
+    let dom = Dom::from(html);
+    let facts = metadata::read(&dom);
+    let marker = paywall::has_marker(&dom);
+    clean::remove_hidden(&dom);
+    let resolver = Resolver::new(options.base_url.as_deref(), facts.base_href.as_deref());
+
+    let mut out = Document {
+        title: facts.title.clone(),
+        metadata: facts.metadata.clone(),
+        ..Document::default()
     };
-    let Ok(mut readability) =
-        dom_smoothie::Readability::new(html, options.base_url.as_deref(), Some(cfg))
-    else {
-        return Document {
-            likely_needs_javascript: true,
-            ..Document::default()
-        };
+
+    let body_text = dom.body().map(|b| b.text().to_string()).unwrap_or_default();
+    let signals = paywall::Signals {
+        marker,
+        prompt: paywall::has_prompt(&body_text),
     };
-    match readability.parse() {
-        Ok(article) => {
-            let content = match options.format {
-                Format::Html => article.content.to_string(),
-                _ => article.text_content.trim().to_string(),
-            };
-            Document {
-                title: Some(article.title).filter(|t| !t.is_empty()),
-                likely_needs_javascript: content.is_empty(),
-                content,
-                metadata: Metadata {
-                    description: article.excerpt,
-                    author: article.byline,
-                    date_published: article.published_time,
-                    site_name: article.site_name,
-                    language: article.lang,
-                    canonical_url: article.url,
-                },
-                ..Document::default()
+
+    if let Some(sel) = options.selector.as_deref() {
+        match Matcher::new(sel) {
+            Err(e) => out.selector_error = Some(format!("invalid CSS selector {sel:?}: {e:?}")),
+            Ok(m) => {
+                let matches = outermost(dom.select_matcher(&m).nodes());
+                out.selector_matched = Some(!matches.is_empty());
+                if !matches.is_empty() {
+                    finish(&mut out, &matches, options, &resolver);
+                    return out;
+                }
             }
         }
-        Err(_) => Document {
-            title: Some(readability.get_article_title().to_string()).filter(|t| !t.is_empty()),
-            likely_needs_javascript: true,
-            ..Document::default()
-        },
+        if out.selector_matched.is_none() {
+            out.selector_matched = Some(false);
+        }
     }
+
+    let MainContent { doc, roots } = content::main_content(dom, html);
+    let nodes: Vec<NodeRef<'_>> = roots.iter().filter_map(|id| doc.tree.get(id)).collect();
+    finish(&mut out, &nodes, options, &resolver);
+    let chars = out.content.chars().count();
+    out.likely_needs_javascript = out.content.trim().is_empty();
+    out.paywalled = signals.paywalled(facts.not_free, chars);
+    out
+}
+
+/// Renders `nodes` into `out` in the requested format and collects links.
+fn finish(
+    out: &mut Document,
+    nodes: &[NodeRef<'_>],
+    options: &ExtractOptions,
+    resolver: &Resolver,
+) {
+    out.content = match options.format {
+        Format::Html => sanitize::sanitize(nodes, resolver, options.include_images),
+        f => render::render(
+            nodes,
+            &RenderOptions {
+                markdown: f == Format::Markdown,
+                images: options.include_images,
+                links: options.include_links,
+                resolver,
+            },
+        ),
+    };
+    if options.include_links {
+        out.links = links::collect(nodes, resolver);
+    }
+}
+
+/// Drops matches nested inside an earlier match, so no text appears twice.
+fn outermost<'a>(nodes: &[NodeRef<'a>]) -> Vec<NodeRef<'a>> {
+    let mut kept: Vec<NodeRef<'a>> = Vec::new();
+    for n in nodes {
+        let inside = kept
+            .iter()
+            .any(|k| n.ancestors_it(None).any(|a| a.id == k.id));
+        if !inside {
+            kept.push(*n);
+        }
+    }
+    kept
 }

@@ -16,8 +16,18 @@
 //! ```
 #![deny(missing_docs)]
 
+mod boilerplate;
+mod clean;
+mod content;
 mod document;
 mod extractor;
+mod links;
+mod metadata;
+mod paywall;
+mod render;
+mod sanitize;
+mod table;
+mod url_util;
 
 pub use document::{Document, ExtractOptions, Format, Link, Metadata};
 pub use extractor::extract;

@@ -1,0 +1,45 @@
+//! Markdown to plain text for scoring: link and image targets, fence
+//! languages, list numbers and markup go; the words stay.
+
+/// Strips Markdown syntax that would count as words.
+pub fn to_text(md: &str) -> String {
+    let mut out = String::with_capacity(md.len());
+    for line in md.lines() {
+        let l = line.trim_start();
+        if l.starts_with("```") || l.starts_with("~~~") {
+            out.push('\n');
+            continue;
+        }
+        let l = l.trim_start_matches(['>', ' ']);
+        let l = strip_list_number(l);
+        out.push_str(&strip_targets(l));
+        out.push('\n');
+    }
+    out
+}
+
+fn strip_list_number(l: &str) -> &str {
+    let digits = l.bytes().take_while(u8::is_ascii_digit).count();
+    if digits > 0 && l[digits..].starts_with(". ") {
+        &l[digits + 2..]
+    } else {
+        l
+    }
+}
+
+/// `[text](url)` → `text`, `![alt](url)` → `alt`.
+fn strip_targets(l: &str) -> String {
+    let mut out = String::with_capacity(l.len());
+    let mut rest = l;
+    while let Some(i) = rest.find("](") {
+        let after = &rest[i + 2..];
+        let Some(close) = after.find(')') else {
+            break;
+        };
+        out.push_str(&rest[..i]);
+        rest = &after[close + 1..];
+    }
+    out.push_str(rest);
+    out.replace("\\|", "|")
+        .replace(['*', '`', '#', '|', '[', ']', '!', '\\'], " ")
+}

@@ -1,0 +1,95 @@
+//! Cost against page size: synthetic pages from 10 KB to 10 MB and a page
+//! nested 100,000 elements deep.
+
+use std::time::Instant;
+
+use farsight_extract::{ExtractOptions, Format, extract};
+
+const PARAGRAPH: &str = "<p>The committee met on Tuesday to review the proposal, and after a long \
+    discussion of the costs and the <a href=\"/schedule\">schedule</a> it agreed to publish a \
+    revised plan with <em>clear</em> milestones before the end of the month.</p>\n";
+const NAV: &str =
+    "<ul class=\"menu\"><li><a href=\"/a\">Home</a></li><li><a href=\"/b\">News</a></li></ul>\n";
+
+fn page(bytes: usize) -> String {
+    let mut s = String::with_capacity(bytes + 1024);
+    s.push_str("<!doctype html><html><head><title>Scaling</title></head><body><nav>");
+    s.push_str(NAV);
+    s.push_str("</nav><article><h1>Scaling</h1>");
+    let mut i = 0;
+    while s.len() < bytes {
+        if i % 20 == 0 {
+            s.push_str("<h2>Section</h2><div class=\"sidebar\">");
+            s.push_str(NAV);
+            s.push_str("</div>");
+        }
+        s.push_str(PARAGRAPH);
+        i += 1;
+    }
+    s.push_str("</article><footer>Footer</footer></body></html>");
+    s
+}
+
+fn deep(levels: usize) -> String {
+    let mut s = String::with_capacity(levels * 12);
+    s.push_str("<html><body>");
+    for _ in 0..levels {
+        s.push_str("<div>");
+    }
+    s.push_str("<p>deep text at the bottom</p>");
+    for _ in 0..levels {
+        s.push_str("</div>");
+    }
+    s.push_str("</body></html>");
+    s
+}
+
+fn time(html: &str, format: Format) -> (f64, usize) {
+    let opts = ExtractOptions::new(format).base_url("https://example.com/");
+    let start = Instant::now();
+    let doc = extract(html, &opts);
+    (start.elapsed().as_secs_f64() * 1000.0, doc.content.len())
+}
+
+pub fn run() {
+    let job = std::thread::Builder::new()
+        .stack_size(2 * 1024 * 1024)
+        .spawn(|| {
+            println!(
+                "{:>10} {:>10} {:>10} {:>10} {:>12}",
+                "page", "bytes", "ms", "ms/MB", "content B"
+            );
+            for size in [10_000, 100_000, 1_000_000, 10_000_000] {
+                let html = page(size);
+                for format in [Format::Text, Format::Markdown] {
+                    let (ms, out) = time(&html, format);
+                    let mb = html.len() as f64 / 1_000_000.0;
+                    println!(
+                        "{:>10} {:>10} {:>10.1} {:>10.1} {:>12}  {format:?}",
+                        format!("{}KB", size / 1000),
+                        html.len(),
+                        ms,
+                        ms / mb,
+                        out
+                    );
+                }
+            }
+            let html = deep(100_000);
+            let (ms, out) = time(&html, Format::Markdown);
+            println!(
+                "{:>10} {:>10} {:>10.1} {:>10.1} {:>12}  nested 100,000 deep",
+                "deep",
+                html.len(),
+                ms,
+                ms / (html.len() as f64 / 1_000_000.0),
+                out
+            );
+        });
+    match job.map(|j| j.join()) {
+        Ok(Ok(())) => println!(
+            "peak memory (VmHWM) {:.1} MB",
+            super::peak_rss_kb() as f64 / 1024.0
+        ),
+        _ => eprintln!("scaling run failed"),
+    }
+}

@@ -1,0 +1,448 @@
+//! Metadata from JSON-LD, OpenGraph, `<meta>`, `<link>` and `<time>`.
+//!
+//! When sources disagree the order is: JSON-LD, then OpenGraph, then plain
+//! `<meta>`, then the page's markup (`<time>`, `<title>`, `<h1>`). The
+//! canonical URL prefers `<link rel="canonical">`, the language `<html lang>`:
+//! those are the page's own statements about itself.
+
+use dom_query::{Document, NodeRef};
+use serde_json::Value;
+
+use crate::Metadata;
+use crate::render::collapse_ws;
+
+/// What the page says about itself, plus signals for the extractor.
+#[derive(Debug, Default)]
+pub(crate) struct PageFacts {
+    pub metadata: Metadata,
+    pub title: Option<String>,
+    /// JSON-LD `isAccessibleForFree: false`.
+    pub not_free: bool,
+    /// JSON-LD `articleBody`, when present.
+    #[allow(dead_code)]
+    pub article_body: Option<String>,
+    /// `<base href>`.
+    pub base_href: Option<String>,
+}
+
+#[derive(Default)]
+struct LdFacts {
+    headline: Option<String>,
+    description: Option<String>,
+    author: Option<String>,
+    date: Option<String>,
+    site_name: Option<String>,
+    language: Option<String>,
+    url: Option<String>,
+    not_free: bool,
+    body: Option<String>,
+}
+
+/// Reads the metadata. Run before hidden elements are removed: JSON-LD lives
+/// in `<script>`.
+pub(crate) fn read(doc: &Document) -> PageFacts {
+    let mut ld = LdFacts::default();
+    let mut meta: Vec<(String, String)> = Vec::new();
+    let mut canonical = None;
+    let mut base_href = None;
+    let mut html_lang = None;
+    let mut title_tag = None;
+    let mut first_h1 = None;
+    let mut time = None;
+
+    for n in doc.root().descendants_it() {
+        let Some(name) = n.node_name() else {
+            continue;
+        };
+        match &*name {
+            "html" if html_lang.is_none() => html_lang = n.attr("lang").map(|s| s.to_string()),
+            "script" => {
+                let ty = n.attr("type").unwrap_or_default();
+                if ty.trim().eq_ignore_ascii_case("application/ld+json")
+                    && let Ok(v) = serde_json::from_str::<Value>(n.text().trim())
+                {
+                    read_ld(&v, &mut ld, 0);
+                }
+            }
+            "meta" => {
+                let key = n
+                    .attr("property")
+                    .or_else(|| n.attr("name"))
+                    .or_else(|| n.attr("itemprop"))
+                    .or_else(|| n.attr("http-equiv"));
+                if let (Some(k), Some(v)) = (key, n.attr("content")) {
+                    let v = collapse_ws(&v);
+                    if !v.is_empty() {
+                        meta.push((k.trim().to_ascii_lowercase(), v));
+                    }
+                }
+            }
+            "link" => {
+                let rel = n.attr("rel").unwrap_or_default().to_ascii_lowercase();
+                if canonical.is_none() && rel.split_whitespace().any(|r| r == "canonical") {
+                    canonical = n.attr("href").map(|s| s.trim().to_string());
+                }
+            }
+            "base" if base_href.is_none() => base_href = n.attr("href").map(|s| s.to_string()),
+            "title" if title_tag.is_none() && !in_svg(&n) => {
+                title_tag = Some(collapse_ws(&n.text())).filter(|t| !t.is_empty());
+            }
+            "h1" if first_h1.is_none() => {
+                first_h1 = Some(collapse_ws(&n.text())).filter(|t| !t.is_empty());
+            }
+            "time" if time.is_none() => {
+                time = n
+                    .attr("datetime")
+                    .and_then(|d| iso_date(&d))
+                    .or_else(|| iso_date(&n.text()));
+            }
+            _ => {}
+        }
+    }
+
+    let get = |keys: &[&str]| -> Option<String> {
+        keys.iter()
+            .find_map(|k| meta.iter().find(|(mk, _)| mk == k).map(|(_, v)| v.clone()))
+    };
+
+    let site_name = ld.site_name.clone().or_else(|| {
+        get(&[
+            "og:site_name",
+            "application-name",
+            "twitter:app:name:iphone",
+        ])
+    });
+    let author = ld
+        .author
+        .clone()
+        .or_else(|| get(&["author", "dc.creator", "sailthru.author", "parsely-author"]))
+        .or_else(|| get(&["article:author"]).filter(|a| !a.starts_with("http")));
+    let date = ld
+        .date
+        .as_deref()
+        .and_then(iso_date)
+        .or_else(|| {
+            get(&[
+                "article:published_time",
+                "og:published_time",
+                "datepublished",
+                "date",
+                "pubdate",
+                "publishdate",
+                "publish-date",
+                "dc.date",
+                "dc.date.issued",
+                "dcterms.created",
+                "citation_publication_date",
+                "sailthru.date",
+                "parsely-pub-date",
+            ])
+            .as_deref()
+            .and_then(iso_date)
+        })
+        .or(time);
+    let description = ld.description.clone().or_else(|| {
+        get(&[
+            "og:description",
+            "description",
+            "twitter:description",
+            "dc.description",
+        ])
+    });
+    let language = html_lang
+        .map(|l| l.trim().to_string())
+        .filter(|l| !l.is_empty())
+        .or_else(|| get(&["og:locale"]).map(|l| l.replace('_', "-")))
+        .or(ld.language.clone())
+        .or_else(|| get(&["content-language", "dc.language"]));
+    let canonical_url = canonical
+        .filter(|c| !c.is_empty())
+        .or_else(|| get(&["og:url"]))
+        .or(ld.url.clone());
+
+    let raw_title = get(&["og:title", "twitter:title"])
+        .or(ld.headline.clone())
+        .or(title_tag.clone())
+        .or(first_h1);
+    let title = raw_title.map(|t| strip_site(&t, site_name.as_deref()));
+
+    PageFacts {
+        metadata: Metadata {
+            description,
+            author,
+            date_published: date,
+            site_name,
+            language,
+            canonical_url,
+        },
+        title,
+        not_free: ld.not_free,
+        article_body: ld.body,
+        base_href,
+    }
+}
+
+fn in_svg(n: &NodeRef<'_>) -> bool {
+    n.ancestors_it(Some(8))
+        .any(|a| a.node_name().as_deref() == Some("svg"))
+}
+
+fn str_of(v: &Value) -> Option<String> {
+    match v {
+        Value::String(s) => Some(collapse_ws(s)).filter(|s| !s.is_empty()),
+        Value::Array(a) => a.iter().find_map(str_of),
+        Value::Object(o) => o.get("name").and_then(str_of),
+        _ => None,
+    }
+}
+
+fn names_of(v: &Value) -> Option<String> {
+    match v {
+        Value::Array(a) => {
+            let names: Vec<String> = a.iter().filter_map(names_of).collect();
+            (!names.is_empty()).then(|| names.join(", "))
+        }
+        Value::Object(o) => o.get("name").and_then(str_of),
+        Value::String(s) if !s.starts_with("http") => {
+            Some(collapse_ws(s)).filter(|s| !s.is_empty())
+        }
+        _ => None,
+    }
+}
+
+fn type_is(v: &Value, pred: impl Fn(&str) -> bool) -> bool {
+    match v.get("@type") {
+        Some(Value::String(s)) => pred(s),
+        Some(Value::Array(a)) => a.iter().any(|t| t.as_str().is_some_and(&pred)),
+        _ => false,
+    }
+}
+
+fn is_content_type(t: &str) -> bool {
+    t.ends_with("Article")
+        || matches!(
+            t,
+            "BlogPosting"
+                | "Report"
+                | "Review"
+                | "Recipe"
+                | "Product"
+                | "WebPage"
+                | "ItemPage"
+                | "QAPage"
+                | "DiscussionForumPosting"
+                | "SocialMediaPosting"
+                | "Event"
+                | "HowTo"
+                | "Course"
+                | "VideoObject"
+                | "CreativeWork"
+                | "LiveBlogPosting"
+        )
+}
+
+fn read_ld(v: &Value, ld: &mut LdFacts, depth: usize) {
+    if depth > 6 {
+        return;
+    }
+    match v {
+        Value::Array(a) => a.iter().for_each(|x| read_ld(x, ld, depth + 1)),
+        Value::Object(o) => {
+            if let Some(g) = o.get("@graph") {
+                read_ld(g, ld, depth + 1);
+            }
+            if type_is(v, |t| {
+                t == "WebSite" || t == "Organization" || t == "NewsMediaOrganization"
+            }) {
+                if ld.site_name.is_none() && type_is(v, |t| t == "WebSite") {
+                    ld.site_name = o.get("name").and_then(str_of);
+                }
+                return;
+            }
+            if !type_is(v, is_content_type) {
+                return;
+            }
+            // A WebPage wrapping the article fills gaps only.
+            let strong = !type_is(v, |t| t == "WebPage");
+            let set = |slot: &mut Option<String>, val: Option<String>| {
+                if val.is_some() && (slot.is_none() || strong) && slot.is_none() {
+                    *slot = val;
+                }
+            };
+            set(
+                &mut ld.headline,
+                o.get("headline").or(o.get("name")).and_then(str_of),
+            );
+            set(&mut ld.description, o.get("description").and_then(str_of));
+            set(
+                &mut ld.author,
+                o.get("author").or(o.get("creator")).and_then(names_of),
+            );
+            set(
+                &mut ld.date,
+                o.get("datePublished")
+                    .or(o.get("dateCreated"))
+                    .or(o.get("uploadDate"))
+                    .and_then(str_of),
+            );
+            set(&mut ld.language, o.get("inLanguage").and_then(str_of));
+            set(
+                &mut ld.url,
+                o.get("url").and_then(|u| u.as_str().map(str::to_string)),
+            );
+            if ld.site_name.is_none() {
+                ld.site_name = o
+                    .get("publisher")
+                    .and_then(|p| p.get("name"))
+                    .and_then(str_of);
+            }
+            if let Some(f) = o.get("isAccessibleForFree") {
+                let free = match f {
+                    Value::Bool(b) => *b,
+                    Value::String(s) => !s.trim().eq_ignore_ascii_case("false"),
+                    _ => true,
+                };
+                ld.not_free |= !free;
+            }
+            if ld.body.is_none() {
+                ld.body = o
+                    .get("articleBody")
+                    .and_then(|b| b.as_str())
+                    .map(str::to_string);
+            }
+            if let Some(m) = o.get("mainEntity") {
+                read_ld(m, ld, depth + 1);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Removes a " | Site" / " - Site" suffix (or "Site | " prefix) when the site
+/// is known.
+fn strip_site(title: &str, site: Option<&str>) -> String {
+    let title = title.trim();
+    let Some(site) = site.map(str::trim).filter(|s| !s.is_empty()) else {
+        return title.to_string();
+    };
+    const SEPS: [&str; 7] = [" | ", " - ", " – ", " — ", " · ", " :: ", " » "];
+    for sep in SEPS {
+        if let Some(head) = title.strip_suffix(site).and_then(|h| h.strip_suffix(sep))
+            && !head.trim().is_empty()
+        {
+            return head.trim().to_string();
+        }
+        if let Some(tail) = title.strip_prefix(site).and_then(|h| h.strip_prefix(sep))
+            && !tail.trim().is_empty()
+        {
+            return tail.trim().to_string();
+        }
+    }
+    title.to_string()
+}
+
+const MONTHS: [&str; 12] = [
+    "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
+];
+
+/// A date in any common notation as `YYYY-MM-DD`.
+pub(crate) fn iso_date(s: &str) -> Option<String> {
+    let s = s.trim();
+    let digits: Vec<(usize, &str)> = split_numbers(s);
+    let valid = |y: u32, m: u32, d: u32| {
+        (1000..=2999).contains(&y) && (1..=12).contains(&m) && (1..=31).contains(&d)
+    };
+    // 2024-03-01, 2024/03/01, 2024.03.01, 20240301
+    if let [(0, y), (_, m), (_, d), ..] = digits.as_slice()
+        && y.len() == 4
+    {
+        let (y, m, d) = (y.parse().ok()?, m.parse().ok()?, d.parse().ok()?);
+        if valid(y, m, d) {
+            return Some(format!("{y:04}-{m:02}-{d:02}"));
+        }
+    }
+    if let [(0, compact), ..] = digits.as_slice()
+        && compact.len() == 8
+    {
+        let y: u32 = compact[0..4].parse().ok()?;
+        let m: u32 = compact[4..6].parse().ok()?;
+        let d: u32 = compact[6..8].parse().ok()?;
+        if valid(y, m, d) {
+            return Some(format!("{y:04}-{m:02}-{d:02}"));
+        }
+    }
+    // "March 1, 2024", "1 March 2024", "Mar. 1 2024"
+    let lower = s.to_ascii_lowercase();
+    let month = MONTHS
+        .iter()
+        .enumerate()
+        .filter_map(|(i, m)| lower.find(m).map(|pos| (pos, i as u32 + 1)))
+        .min_by_key(|(pos, _)| *pos)
+        .map(|(_, m)| m)?;
+    let year = digits
+        .iter()
+        .find(|(_, d)| d.len() == 4)?
+        .1
+        .parse::<u32>()
+        .ok()?;
+    let day = digits
+        .iter()
+        .find(|(_, d)| d.len() <= 2)
+        .and_then(|(_, d)| d.parse::<u32>().ok())?;
+    valid(year, month, day).then(|| format!("{year:04}-{month:02}-{day:02}"))
+}
+
+fn split_numbers(s: &str) -> Vec<(usize, &str)> {
+    let mut out = Vec::new();
+    let mut start = None;
+    for (i, c) in s.char_indices() {
+        match (c.is_ascii_digit(), start) {
+            (true, None) => start = Some(i),
+            (false, Some(st)) => {
+                out.push((st, &s[st..i]));
+                start = None;
+            }
+            _ => {}
+        }
+        if out.len() >= 6 {
+            return out;
+        }
+    }
+    if let Some(st) = start {
+        out.push((st, &s[st..]));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates() {
+        assert_eq!(
+            iso_date("2024-03-01T10:00:00Z").as_deref(),
+            Some("2024-03-01")
+        );
+        assert_eq!(iso_date("2024/3/1").as_deref(), Some("2024-03-01"));
+        assert_eq!(iso_date("20240301").as_deref(), Some("2024-03-01"));
+        assert_eq!(iso_date("March 1, 2024").as_deref(), Some("2024-03-01"));
+        assert_eq!(iso_date("1 Mar 2024").as_deref(), Some("2024-03-01"));
+        assert_eq!(iso_date("yesterday"), None);
+        assert_eq!(iso_date("2024-13-45"), None);
+    }
+
+    #[test]
+    fn site_suffix() {
+        assert_eq!(
+            strip_site("Hello world | Example", Some("Example")),
+            "Hello world"
+        );
+        assert_eq!(strip_site("Example - Hello", Some("Example")), "Hello");
+        assert_eq!(
+            strip_site("Hello | Other", Some("Example")),
+            "Hello | Other"
+        );
+        assert_eq!(strip_site("Hello | Other", None), "Hello | Other");
+    }
+}

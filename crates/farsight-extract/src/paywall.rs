@@ -1,0 +1,80 @@
+//! Paywall detection.
+
+use dom_query::Document;
+
+/// Class or id fragments that paywall vendors and publishers use.
+const MARKERS: [&str; 12] = [
+    "paywall",
+    "piano-offer",
+    "tp-modal",
+    "tp-container",
+    "regwall",
+    "subscriber-only",
+    "subscribers-only",
+    "premium-content",
+    "metered-content",
+    "article-locked",
+    "content-locked",
+    "subscription-wall",
+];
+
+/// Sentences that ask the reader to pay to go on.
+const PROMPTS: [&str; 12] = [
+    "subscribe to continue reading",
+    "subscribe to read",
+    "to continue reading",
+    "continue reading with a subscription",
+    "already a subscriber",
+    "subscribers only",
+    "for subscribers only",
+    "this article is for subscribers",
+    "this content is for subscribers",
+    "become a member to read",
+    "sign in to read the full",
+    "unlock this article",
+];
+
+/// A teaser shorter than this, followed by a prompt, is a paywalled article.
+const TEASER_CHARS: usize = 1500;
+
+/// What the page shows of a paywall, read before the content is chosen.
+pub(crate) struct Signals {
+    /// A paywall vendor's or publisher's marker in the raw page.
+    pub marker: bool,
+    /// A prompt to subscribe in the visible text.
+    pub prompt: bool,
+}
+
+/// Whether the raw page (overlays often start hidden) carries a paywall marker.
+pub(crate) fn has_marker(raw: &Document) -> bool {
+    raw.root().descendants_it().any(|n| {
+        if !n.is_element() {
+            return false;
+        }
+        if n.has_attr("data-paywall")
+            || n.attr("data-testid").is_some_and(|v| v.contains("paywall"))
+        {
+            return true;
+        }
+        let class = n.attr("class").unwrap_or_default().to_ascii_lowercase();
+        let id = n.attr("id").unwrap_or_default().to_ascii_lowercase();
+        MARKERS.iter().any(|m| class.contains(m) || id.contains(m))
+    })
+}
+
+/// Whether the visible text asks the reader to subscribe.
+pub(crate) fn has_prompt(visible_text: &str) -> bool {
+    let lower = visible_text.to_lowercase();
+    PROMPTS.iter().any(|p| lower.contains(p))
+}
+
+impl Signals {
+    /// Whether the page looks paywalled. `not_free` is JSON-LD's
+    /// `isAccessibleForFree: false`; `content_chars` the length of the
+    /// extracted content.
+    pub(crate) fn paywalled(&self, not_free: bool, content_chars: usize) -> bool {
+        not_free
+            || (self.marker && (self.prompt || content_chars < TEASER_CHARS * 2))
+            || (self.prompt && content_chars < TEASER_CHARS)
+    }
+}

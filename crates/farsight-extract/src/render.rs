@@ -1,0 +1,706 @@
+//! Markdown and plain-text rendering of a DOM subtree.
+//!
+//! One walker writes both formats: plain text is Markdown without the markup,
+//! so the two always hold the same words in the same blocks.
+
+use dom_query::NodeRef;
+
+use crate::table;
+use crate::url_util::Resolver;
+
+/// Deeper than this, a subtree is flattened to its text: recursion on a page
+/// nested 100,000 elements deep would overflow the stack.
+const MAX_DEPTH: usize = 120;
+
+/// What to render and how.
+pub(crate) struct RenderOptions<'a> {
+    pub markdown: bool,
+    pub images: bool,
+    pub links: bool,
+    pub resolver: &'a Resolver,
+}
+
+/// Renders the nodes, in order, as Markdown or text.
+pub(crate) fn render(nodes: &[NodeRef<'_>], opts: &RenderOptions<'_>) -> String {
+    let mut w = Writer::new(opts, 0, false);
+    for node in nodes {
+        w.block_start(2);
+        w.node(node);
+    }
+    w.finish()
+}
+
+/// Elements whose content starts and ends a block.
+pub(crate) fn is_block(name: &str) -> bool {
+    matches!(
+        name,
+        "p" | "div"
+            | "section"
+            | "article"
+            | "main"
+            | "header"
+            | "footer"
+            | "aside"
+            | "nav"
+            | "h1"
+            | "h2"
+            | "h3"
+            | "h4"
+            | "h5"
+            | "h6"
+            | "ul"
+            | "ol"
+            | "li"
+            | "table"
+            | "tr"
+            | "td"
+            | "th"
+            | "thead"
+            | "tbody"
+            | "tfoot"
+            | "caption"
+            | "pre"
+            | "blockquote"
+            | "hr"
+            | "dl"
+            | "dt"
+            | "dd"
+            | "figure"
+            | "figcaption"
+            | "form"
+            | "address"
+            | "details"
+            | "summary"
+            | "center"
+            | "fieldset"
+            | "body"
+            | "html"
+            | "hgroup"
+            | "menu"
+            | "picture"
+            | "video"
+            | "audio"
+    )
+}
+
+/// Elements never rendered: their text is not content.
+pub(crate) fn is_skipped(name: &str) -> bool {
+    matches!(
+        name,
+        "script"
+            | "style"
+            | "template"
+            | "noscript"
+            | "iframe"
+            | "object"
+            | "embed"
+            | "svg"
+            | "math"
+            | "canvas"
+            | "head"
+            | "title"
+            | "meta"
+            | "link"
+            | "button"
+            | "input"
+            | "select"
+            | "option"
+            | "textarea"
+            | "source"
+            | "track"
+            | "map"
+            | "area"
+            | "dialog"
+    )
+}
+
+pub(crate) struct Writer<'o, 'a> {
+    out: String,
+    opts: &'o RenderOptions<'a>,
+    depth: usize,
+    /// Blank lines wanted before the next text: 0, 1 (newline) or 2 (blank line).
+    need: u8,
+    space: bool,
+    leading_space: bool,
+    /// Inside a list item: nested lists follow without a blank line.
+    tight: bool,
+    /// Inside a table cell or heading: blocks become spaces.
+    inline_only: bool,
+}
+
+impl<'o, 'a> Writer<'o, 'a> {
+    pub(crate) fn new(opts: &'o RenderOptions<'a>, depth: usize, tight: bool) -> Self {
+        Self {
+            out: String::new(),
+            opts,
+            depth,
+            need: 0,
+            space: false,
+            leading_space: false,
+            tight,
+            inline_only: false,
+        }
+    }
+
+    fn sub(&self, tight: bool) -> Writer<'o, 'a> {
+        let mut w = Writer::new(self.opts, self.depth + 1, tight);
+        w.inline_only = self.inline_only;
+        w
+    }
+
+    pub(crate) fn inline_sub(&self) -> Writer<'o, 'a> {
+        let mut w = Writer::new(self.opts, self.depth + 1, false);
+        w.inline_only = true;
+        w
+    }
+
+    pub(crate) fn finish(mut self) -> String {
+        let end = self.out.trim_end().len();
+        self.out.truncate(end);
+        self.out
+    }
+
+    fn block_start(&mut self, n: u8) {
+        if self.inline_only {
+            self.space = true;
+            return;
+        }
+        self.need = self.need.max(n);
+        self.space = false;
+    }
+
+    fn flush_break(&mut self) {
+        if self.out.is_empty() {
+            self.need = 0;
+            return;
+        }
+        if self.need > 0 {
+            let end = self.out.trim_end_matches([' ', '\t']).len();
+            self.out.truncate(end);
+            let have = self.out.len() - self.out.trim_end_matches('\n').len();
+            for _ in have..self.need as usize {
+                self.out.push('\n');
+            }
+            self.need = 0;
+            self.space = false;
+        }
+    }
+
+    /// Writes text that is already formatted (markup included), as inline content.
+    fn raw_inline(&mut self, s: &str) {
+        if s.is_empty() {
+            return;
+        }
+        self.flush_break();
+        if self.space && !self.out.is_empty() && !self.out.ends_with(['\n', ' ']) {
+            self.out.push(' ');
+        }
+        self.space = false;
+        self.out.push_str(s);
+    }
+
+    /// Writes a finished block (a list, a table, a code block).
+    fn raw_block(&mut self, s: &str, before: u8) {
+        if s.is_empty() {
+            return;
+        }
+        if self.inline_only {
+            self.space = true;
+            self.raw_inline(&s.replace('\n', " "));
+            self.space = true;
+            return;
+        }
+        self.block_start(before);
+        self.flush_break();
+        self.out.push_str(s);
+        self.need = 2;
+    }
+
+    fn text(&mut self, t: &str) {
+        for (i, word) in t.split(is_html_space).enumerate() {
+            if i > 0 {
+                if self.out.is_empty() && self.need == 0 {
+                    self.leading_space = true;
+                }
+                self.space = true;
+            }
+            if word.is_empty() {
+                continue;
+            }
+            let word = strip_invisible(word);
+            if word.is_empty() {
+                continue;
+            }
+            self.raw_inline(&word);
+        }
+    }
+
+    fn children(&mut self, node: &NodeRef<'_>) {
+        for child in node.children_it(false) {
+            self.node(&child);
+        }
+    }
+
+    pub(crate) fn node(&mut self, node: &NodeRef<'_>) {
+        if node.is_text() {
+            let t = node.text();
+            self.text(&t);
+            return;
+        }
+        if !node.is_element() {
+            if node.is_document() || node.is_fragment() {
+                self.children(node);
+            }
+            return;
+        }
+        let Some(name) = node.node_name() else {
+            return;
+        };
+        let name: &str = &name;
+        if is_skipped(name) {
+            return;
+        }
+        if self.depth > MAX_DEPTH {
+            self.flat(node);
+            return;
+        }
+        match name {
+            "h1" | "h2" | "h3" | "h4" | "h5" | "h6" => self.heading(node, name),
+            "p" => {
+                self.block_start(2);
+                self.children(node);
+                self.block_start(2);
+            }
+            "br" => {
+                if self.inline_only {
+                    self.space = true;
+                } else {
+                    self.flush_break();
+                    if !self.out.is_empty() {
+                        self.need = self.need.max(1);
+                    }
+                }
+            }
+            "hr" => {
+                if self.opts.markdown {
+                    self.raw_block("---", 2);
+                } else {
+                    self.block_start(2);
+                }
+            }
+            "ul" | "ol" | "menu" => self.list(node, name == "ol"),
+            "pre" => self.pre(node),
+            "blockquote" => self.blockquote(node),
+            "table" => table::render_table(self, node),
+            "strong" | "b" => self.wrap_inline(node, "**"),
+            "em" | "i" | "cite" | "dfn" => self.wrap_inline(node, "*"),
+            "del" | "s" | "strike" => self.wrap_inline(node, "~~"),
+            "code" | "kbd" | "samp" | "tt" => self.code_inline(node),
+            "a" => self.link(node),
+            "img" => self.image(node),
+            "dt" => {
+                self.block_start(2);
+                self.wrap_inline(node, "**");
+                self.block_start(1);
+            }
+            "dd" => {
+                self.block_start(1);
+                self.children(node);
+                self.block_start(2);
+            }
+            "li" => {
+                // A stray list item outside a list: still a block.
+                self.block_start(1);
+                self.children(node);
+                self.block_start(1);
+            }
+            "td" | "th" => {
+                self.children(node);
+                self.space = true;
+            }
+            "tr" => {
+                self.block_start(1);
+                self.children(node);
+                self.block_start(1);
+            }
+            _ if is_block(name) => {
+                self.block_start(2);
+                self.children(node);
+                self.block_start(2);
+            }
+            _ => self.children(node),
+        }
+    }
+
+    /// Renders everything below `node` as plain text, with an explicit stack
+    /// instead of recursion.
+    fn flat(&mut self, node: &NodeRef<'_>) {
+        let mut stack: Vec<NodeRef<'_>> = node.children_it(true).collect();
+        while let Some(d) = stack.pop() {
+            if d.is_text() {
+                let t = d.text();
+                self.text(&t);
+                continue;
+            }
+            let Some(n) = d.node_name() else {
+                continue;
+            };
+            if is_skipped(&n) {
+                continue;
+            }
+            if is_block(&n) || &*n == "br" {
+                self.block_start(1);
+            }
+            stack.extend(d.children_it(true));
+        }
+    }
+
+    fn heading(&mut self, node: &NodeRef<'_>, name: &str) {
+        let mut w = self.inline_sub();
+        w.children(node);
+        let text = w.finish();
+        if text.is_empty() {
+            return;
+        }
+        let level = name.as_bytes()[1] - b'0';
+        let s = if self.opts.markdown {
+            format!("{} {}", "#".repeat(level as usize), text)
+        } else {
+            text
+        };
+        self.raw_block(&s, 2);
+    }
+
+    fn wrap_inline(&mut self, node: &NodeRef<'_>, marker: &str) {
+        if !self.opts.markdown {
+            self.children(node);
+            return;
+        }
+        let mut w = self.sub(self.tight);
+        w.children(node);
+        let (leading, trailing) = (w.leading_space, w.space);
+        let inner = w.finish();
+        if inner.is_empty() {
+            if leading || trailing {
+                self.space = true;
+            }
+            return;
+        }
+        if inner.contains('\n') {
+            // Emphasis cannot span blocks in Markdown: keep the blocks.
+            self.raw_block(&inner, 2);
+            return;
+        }
+        if leading {
+            self.space = true;
+        }
+        self.raw_inline(&format!("{marker}{inner}{marker}"));
+        if trailing {
+            self.space = true;
+        }
+    }
+
+    fn code_inline(&mut self, node: &NodeRef<'_>) {
+        if !self.opts.markdown {
+            self.children(node);
+            return;
+        }
+        let text = collapse_ws(&node.text());
+        if text.is_empty() {
+            return;
+        }
+        let run = longest_run(&text, '`');
+        let fence = "`".repeat(run + 1);
+        let pad = if text.starts_with('`') || text.ends_with('`') {
+            " "
+        } else {
+            ""
+        };
+        self.raw_inline(&format!("{fence}{pad}{text}{pad}{fence}"));
+    }
+
+    fn link(&mut self, node: &NodeRef<'_>) {
+        let href = node.attr("href");
+        let url = href.as_deref().and_then(|h| self.opts.resolver.link(h));
+        if !self.opts.markdown || !self.opts.links || url.is_none() {
+            self.children(node);
+            return;
+        }
+        let mut w = self.sub(self.tight);
+        w.children(node);
+        let (leading, trailing) = (w.leading_space, w.space);
+        let inner = w.finish();
+        if inner.is_empty() {
+            return;
+        }
+        if inner.contains('\n') {
+            self.raw_block(&inner, 2);
+            return;
+        }
+        if leading {
+            self.space = true;
+        }
+        let url = url.unwrap_or_default();
+        self.raw_inline(&format!(
+            "[{}]({})",
+            inner.replace('[', "\\[").replace(']', "\\]"),
+            escape_url(&url)
+        ));
+        if trailing {
+            self.space = true;
+        }
+    }
+
+    fn image(&mut self, node: &NodeRef<'_>) {
+        if !self.opts.images {
+            return;
+        }
+        let alt = collapse_ws(&node.attr("alt").unwrap_or_default());
+        if !self.opts.markdown {
+            if !alt.is_empty() {
+                self.space = true;
+                self.raw_inline(&alt);
+                self.space = true;
+            }
+            return;
+        }
+        let src = node
+            .attr("src")
+            .or_else(|| node.attr("data-src"))
+            .and_then(|s| self.opts.resolver.image(&s));
+        let Some(src) = src else {
+            return;
+        };
+        self.space = true;
+        self.raw_inline(&format!(
+            "![{}]({})",
+            alt.replace('[', "\\[").replace(']', "\\]"),
+            escape_url(&src)
+        ));
+        self.space = true;
+    }
+
+    fn list(&mut self, node: &NodeRef<'_>, ordered: bool) {
+        let start: usize = node
+            .attr("start")
+            .and_then(|s| s.trim().parse().ok())
+            .unwrap_or(1)
+            .min(1_000_000_000);
+        let mut items = Vec::new();
+        let mut n = start;
+        for child in node.children_it(false) {
+            let is_li = child.node_name().as_deref() == Some("li");
+            let mut w = self.sub(true);
+            if is_li {
+                w.children(&child);
+            } else {
+                w.node(&child);
+            }
+            let body = w.finish();
+            if body.is_empty() {
+                continue;
+            }
+            let marker = if ordered && self.opts.markdown {
+                format!("{n}. ")
+            } else {
+                "- ".to_string()
+            };
+            n += 1;
+            items.push(indent_item(&marker, &body));
+        }
+        if items.is_empty() {
+            return;
+        }
+        let before = if self.tight { 1 } else { 2 };
+        self.raw_block(&items.join("\n"), before);
+        if self.tight {
+            self.need = 1;
+        }
+    }
+
+    fn pre(&mut self, node: &NodeRef<'_>) {
+        let mut code = String::new();
+        pre_text(node, &mut code);
+        let code = strip_invisible(code.trim_matches('\n'));
+        if code.trim().is_empty() {
+            return;
+        }
+        if !self.opts.markdown {
+            self.raw_block(&code, 2);
+            return;
+        }
+        let lang = code_language(node).unwrap_or_default();
+        let fence = "`".repeat(longest_run(&code, '`').max(2) + 1);
+        self.raw_block(&format!("{fence}{lang}\n{code}\n{fence}"), 2);
+    }
+
+    fn blockquote(&mut self, node: &NodeRef<'_>) {
+        let mut w = self.sub(false);
+        w.children(node);
+        let body = w.finish();
+        if body.is_empty() {
+            return;
+        }
+        if !self.opts.markdown {
+            self.raw_block(&body, 2);
+            return;
+        }
+        let quoted: Vec<String> = body
+            .lines()
+            .map(|l| {
+                if l.is_empty() {
+                    ">".to_string()
+                } else {
+                    format!("> {l}")
+                }
+            })
+            .collect();
+        self.raw_block(&quoted.join("\n"), 2);
+    }
+
+    pub(crate) fn markdown(&self) -> bool {
+        self.opts.markdown
+    }
+
+    /// Renders `node`'s content on one line (for table cells).
+    pub(crate) fn cell(&self, node: &NodeRef<'_>) -> String {
+        let mut w = self.inline_sub();
+        w.children(node);
+        w.finish()
+    }
+
+    /// Renders `node`'s content as blocks (for layout tables).
+    pub(crate) fn blocks_of(&mut self, node: &NodeRef<'_>) {
+        self.block_start(2);
+        self.children(node);
+        self.block_start(2);
+    }
+
+    pub(crate) fn push_block(&mut self, s: &str) {
+        self.raw_block(s, 2);
+    }
+}
+
+fn indent_item(marker: &str, body: &str) -> String {
+    let pad = " ".repeat(marker.len());
+    let mut out = String::with_capacity(body.len() + marker.len());
+    for (i, line) in body.lines().enumerate() {
+        if i == 0 {
+            out.push_str(marker);
+            out.push_str(line);
+        } else {
+            out.push('\n');
+            if !line.is_empty() {
+                out.push_str(&pad);
+                out.push_str(line);
+            }
+        }
+    }
+    out
+}
+
+/// The text of a `<pre>`, whitespace kept, `<br>` as a newline, iteratively.
+fn pre_text(node: &NodeRef<'_>, out: &mut String) {
+    for d in node.descendants_it() {
+        if d.is_text() {
+            out.push_str(&d.text());
+        } else if d.node_name().as_deref() == Some("br") {
+            out.push('\n');
+        }
+    }
+}
+
+/// The language a code block names in its classes (`language-rust`,
+/// `lang-js`, `highlight-source-python`, `brush: js`) or `data-lang`.
+fn code_language(pre: &NodeRef<'_>) -> Option<String> {
+    let mut candidates = vec![*pre];
+    if let Some(code) = pre.first_element_child() {
+        candidates.push(code);
+    }
+    if let Some(parent) = pre.parent() {
+        candidates.push(parent);
+    }
+    for n in candidates {
+        for attr in ["data-lang", "data-language"] {
+            if let Some(v) = n.attr(attr)
+                && let Some(l) = clean_lang(&v)
+            {
+                return Some(l);
+            }
+        }
+        let class = n.attr("class").unwrap_or_default();
+        for c in class.split_ascii_whitespace() {
+            for prefix in [
+                "language-",
+                "lang-",
+                "highlight-source-",
+                "highlight-",
+                "brush:",
+            ] {
+                if let Some(rest) = c.strip_prefix(prefix)
+                    && let Some(l) = clean_lang(rest)
+                {
+                    return Some(l);
+                }
+            }
+        }
+    }
+    None
+}
+
+fn clean_lang(s: &str) -> Option<String> {
+    let s = s.trim().trim_end_matches(';').to_ascii_lowercase();
+    let ok = !s.is_empty()
+        && s.len() <= 20
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '#' | '-' | '_' | '.'));
+    (ok && s != "none" && s != "text" && s != "plaintext").then_some(s)
+}
+
+fn longest_run(s: &str, c: char) -> usize {
+    let (mut best, mut cur) = (0, 0);
+    for ch in s.chars() {
+        if ch == c {
+            cur += 1;
+            best = best.max(cur);
+        } else {
+            cur = 0;
+        }
+    }
+    best
+}
+
+fn escape_url(url: &str) -> String {
+    url.replace(' ', "%20")
+        .replace('(', "%28")
+        .replace(')', "%29")
+}
+
+/// HTML's whitespace plus the no-break space, which pages use as a spacer.
+fn is_html_space(c: char) -> bool {
+    matches!(c, ' ' | '\t' | '\n' | '\r' | '\x0c' | '\u{a0}')
+}
+
+/// Zero-width characters hide or split words: drop them from the output.
+pub(crate) fn strip_invisible(s: &str) -> String {
+    s.chars()
+        .filter(|c| {
+            !matches!(
+                c,
+                '\u{200b}' | '\u{200c}' | '\u{200d}' | '\u{2060}' | '\u{feff}' | '\u{ad}'
+            )
+        })
+        .collect()
+}
+
+/// Whitespace runs collapsed to one space, trimmed.
+pub(crate) fn collapse_ws(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for word in s.split(is_html_space).filter(|w| !w.is_empty()) {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
+    strip_invisible(&out)
+}

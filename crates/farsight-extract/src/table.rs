@@ -1,0 +1,219 @@
+//! Tables: a grid that honours colspan and rowspan, written as a GFM table
+//! (or as blocks when the table only lays the page out).
+
+use dom_query::NodeRef;
+
+use crate::render::Writer;
+
+/// Spans beyond these are clamped: a hostile `colspan="100000000"` must not
+/// allocate a huge grid.
+const MAX_COLSPAN: usize = 50;
+const MAX_ROWSPAN: usize = 500;
+const MAX_CELLS: usize = 100_000;
+
+struct Cell {
+    text: String,
+    header: bool,
+}
+
+pub(crate) fn render_table(w: &mut Writer<'_, '_>, table: &NodeRef<'_>) {
+    let rows = collect_rows(table);
+    if is_layout(table, &rows) {
+        for row in &rows {
+            for cell in row {
+                w.blocks_of(cell);
+            }
+        }
+        return;
+    }
+    let caption = table
+        .children_it(false)
+        .find(|c| c.node_name().as_deref() == Some("caption"))
+        .map(|c| w.cell(&c))
+        .filter(|c| !c.is_empty());
+
+    let grid = build_grid(w, &rows);
+    let width = grid.iter().map(Vec::len).max().unwrap_or(0);
+    if width == 0 {
+        return;
+    }
+    let mut out = String::new();
+    if let Some(c) = caption {
+        if w.markdown() {
+            out.push_str(&format!("**{c}**\n\n"));
+        } else {
+            out.push_str(&c);
+            out.push_str("\n\n");
+        }
+    }
+    if w.markdown() {
+        let has_header = grid
+            .first()
+            .is_some_and(|r| r.iter().all(|c| c.as_ref().is_none_or(|c| c.header)));
+        let mut body = grid.iter();
+        if has_header {
+            if let Some(first) = body.next() {
+                push_row(&mut out, first, width);
+            }
+        } else {
+            // GFM needs a header row; a key/value table has none of its own.
+            push_row(&mut out, &[], width);
+        }
+        out.push('|');
+        for _ in 0..width {
+            out.push_str(" --- |");
+        }
+        for row in body {
+            out.push('\n');
+            push_row(&mut out, row, width);
+        }
+    } else {
+        let lines: Vec<String> = grid
+            .iter()
+            .map(|r| {
+                r.iter()
+                    .flatten()
+                    .map(|c| c.text.as_str())
+                    .filter(|t| !t.is_empty())
+                    .collect::<Vec<_>>()
+                    .join(" | ")
+            })
+            .filter(|l| !l.is_empty())
+            .collect();
+        out.push_str(&lines.join("\n"));
+    }
+    w.push_block(out.trim_end());
+}
+
+fn push_row(out: &mut String, row: &[Option<Cell>], width: usize) {
+    out.push('|');
+    for i in 0..width {
+        let text = row
+            .get(i)
+            .and_then(|c| c.as_ref())
+            .map(|c| c.text.as_str())
+            .unwrap_or("");
+        out.push(' ');
+        out.push_str(&text.replace('|', "\\|"));
+        out.push_str(" |");
+    }
+}
+
+/// The table's own rows (not those of nested tables), in order.
+fn collect_rows<'a>(table: &NodeRef<'a>) -> Vec<Vec<NodeRef<'a>>> {
+    let mut rows = Vec::new();
+    let mut push_row = |tr: &NodeRef<'a>| {
+        let cells: Vec<NodeRef<'a>> = tr
+            .children_it(false)
+            .filter(|c| matches!(c.node_name().as_deref(), Some("td" | "th")))
+            .collect();
+        if !cells.is_empty() {
+            rows.push(cells);
+        }
+    };
+    for child in table.children_it(false) {
+        match child.node_name().as_deref() {
+            Some("tr") => push_row(&child),
+            Some("thead" | "tbody" | "tfoot") => {
+                for tr in child.children_it(false) {
+                    if tr.node_name().as_deref() == Some("tr") {
+                        push_row(&tr);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    rows
+}
+
+/// A table used for layout: one column, or cells that hold tables or
+/// several blocks of their own.
+fn is_layout(table: &NodeRef<'_>, rows: &[Vec<NodeRef<'_>>]) -> bool {
+    if rows.is_empty() {
+        return false;
+    }
+    if rows.iter().all(|r| r.len() <= 1) {
+        return true;
+    }
+    let nested = table.descendants_it().any(|d| {
+        matches!(
+            d.node_name().as_deref(),
+            Some("table" | "ul" | "ol" | "pre" | "blockquote" | "h1" | "h2" | "h3")
+        ) && d.id != table.id
+    });
+    if nested {
+        return true;
+    }
+    let long_cells = rows
+        .iter()
+        .flatten()
+        .filter(|c| c.text().len() > 400)
+        .count();
+    long_cells > 0 && rows.len() < 3
+}
+
+fn span(cell: &NodeRef<'_>, attr: &str, max: usize) -> usize {
+    cell.attr(attr)
+        .and_then(|v| v.trim().parse::<usize>().ok())
+        .unwrap_or(1)
+        .clamp(1, max)
+}
+
+fn build_grid(w: &Writer<'_, '_>, rows: &[Vec<NodeRef<'_>>]) -> Vec<Vec<Option<Cell>>> {
+    let mut grid: Vec<Vec<Option<Cell>>> = Vec::with_capacity(rows.len());
+    // Cells still spanning down into later rows: (column, rows left).
+    let mut pending: Vec<usize> = Vec::new();
+    let mut total = 0usize;
+    for row in rows {
+        let mut line: Vec<Option<Cell>> = Vec::new();
+        let mut col = 0usize;
+        let occupied = |col: usize, pending: &Vec<usize>| pending.get(col).is_some_and(|&n| n > 0);
+        for cell in row {
+            while occupied(col, &pending) {
+                line.push(None);
+                col += 1;
+            }
+            let header = cell.node_name().as_deref() == Some("th")
+                || cell
+                    .parent()
+                    .and_then(|p| p.parent())
+                    .and_then(|g| g.node_name())
+                    .as_deref()
+                    == Some("thead");
+            let cs = span(cell, "colspan", MAX_COLSPAN);
+            let rs = span(cell, "rowspan", MAX_ROWSPAN).min(rows.len());
+            total += cs * rs;
+            if total > MAX_CELLS {
+                break;
+            }
+            line.push(Some(Cell {
+                text: w.cell(cell),
+                header,
+            }));
+            for extra in 0..cs {
+                let c = col + extra;
+                if extra > 0 {
+                    line.push(None);
+                }
+                if pending.len() <= c {
+                    pending.resize(c + 1, 0);
+                }
+                pending[c] = pending[c].max(rs);
+            }
+            col += cs;
+        }
+        while col < pending.len() && occupied(col, &pending) {
+            line.push(None);
+            col += 1;
+        }
+        for p in &mut pending {
+            *p = p.saturating_sub(1);
+        }
+        grid.push(line);
+        if total > MAX_CELLS {
+            break;
+        }
+    }
+    grid
+}
