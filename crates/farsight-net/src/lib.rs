@@ -1,9 +1,83 @@
 //! The only farsight code that opens sockets: a guarded HTTP client for web
-//! pages (SSRF guard, redirects, byte caps, timeouts, charsets), robots.txt,
-//! and the page/answer cache.
+//! pages, robots.txt, and the page/answer cache.
+//!
+//! # Overview
+//!
+//! - [`Fetcher`] (built with [`Fetcher::builder`]) downloads one page safely and
+//!   returns a [`Page`]: the body decoded to UTF-8, its [`PageKind`] (HTML for
+//!   the extractor, or plain text), the final URL and whether it was cut at the
+//!   byte cap. Before any connection the URL policy runs (http/https only, no
+//!   credentials, the domain blocklist, no loopback/private/link-local/...
+//!   addresses in any notation); every address a name resolves to is checked
+//!   and the connection goes to the checked address; each redirect hop is
+//!   checked again, and robots.txt (RFC 9309, product token `farsight`) is
+//!   obeyed. Bodies are streamed and capped after decompression; one timeout
+//!   covers the whole fetch.
+//! - [`Error`] says what went wrong as an [`ErrorKind`] with a message and a
+//!   suggestion an agent can act on; HTTP statuses, `Retry-After` and
+//!   retryability are on it too.
+//! - [`Cache`] keeps byte values in memory and in an embedded on-disk store;
+//!   the fetcher stores pages under the namespace `"page"` keyed by
+//!   [`normalize_url`], and other crates can use other namespaces.
+//! - [`api_client`] builds the plain client for search provider APIs.
+//!
+//! # Example
+//!
+//! ```no_run
+//! use std::time::Duration;
+//! use farsight_net::{Cache, FetchOptions, Fetcher, PageKind};
+//!
+//! # async fn run() -> Result<(), farsight_net::Error> {
+//! let fetcher = Fetcher::builder()
+//!     .timeout(Duration::from_secs(20))
+//!     .blocked_domains(vec!["tracker.example".into()])
+//!     .cache(Cache::open(std::path::Path::new("/tmp/farsight-cache")))
+//!     .build()?;
+//! match fetcher.fetch("https://example.com/", &FetchOptions::default()).await {
+//!     Ok(page) => {
+//!         assert_eq!(page.kind, PageKind::Html);
+//!         println!("{} ({}, {} chars)", page.url, page.charset, page.text.len());
+//!     }
+//!     Err(e) => eprintln!("{}: {} ({:?})", e.kind(), e, e.suggestion()),
+//! }
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! # Cargo features
+//!
+//! None yet. TLS is rustls with the `ring` provider and the webpki roots; the
+//! system proxy settings are ignored on purpose (a proxy would resolve names
+//! out of the guard's sight).
 #![deny(missing_docs)]
 
 mod api_client;
+mod cache;
+mod charset;
+mod content_type;
+mod error;
+mod fetcher;
+mod guard;
+mod normalize;
+mod page;
+mod resolver;
+mod robots;
+mod status;
 mod tls;
 
 pub use api_client::api_client;
+pub use cache::Cache;
+pub use error::{Error, ErrorKind};
+pub use fetcher::{DEFAULT_USER_AGENT, Fetcher, FetcherBuilder};
+pub use normalize::normalize_url;
+pub use page::{FetchOptions, Page, PageKind};
+
+/// Long-lived handles are shared across tasks; this fails to compile if one
+/// stops being `Send + Sync`.
+const _: () = {
+    const fn assert_send_sync<T: Send + Sync>() {}
+    assert_send_sync::<Fetcher>();
+    assert_send_sync::<Cache>();
+    assert_send_sync::<Error>();
+    assert_send_sync::<Page>();
+};

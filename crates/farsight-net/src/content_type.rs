@@ -1,0 +1,159 @@
+//! Which responses farsight turns into text, decided from the `Content-Type`
+//! header before the body is read (or, when it is missing, from the first bytes).
+
+use crate::page::PageKind;
+
+/// A parsed `Content-Type`: the lower-case essence and the charset parameter.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) struct MediaType {
+    pub(crate) essence: String,
+    pub(crate) charset: Option<String>,
+}
+
+pub(crate) fn parse(header: &str) -> Option<MediaType> {
+    let mut parts = header.split(';');
+    let essence = parts.next()?.trim().to_ascii_lowercase();
+    if essence.is_empty() || !essence.contains('/') {
+        return None;
+    }
+    let charset = parts.find_map(|p| {
+        let (k, v) = p.split_once('=')?;
+        k.trim()
+            .eq_ignore_ascii_case("charset")
+            .then(|| v.trim().trim_matches(|c| c == '"' || c == '\'').to_owned())
+            .filter(|v| !v.is_empty())
+    });
+    Some(MediaType { essence, charset })
+}
+
+/// `Some(kind)` when farsight can read this type, `None` when it cannot.
+pub(crate) fn classify(essence: &str) -> Option<PageKind> {
+    let (top, sub) = essence.split_once('/')?;
+    match (top, sub) {
+        ("text", "html") | ("application", "xhtml+xml") => Some(PageKind::Html),
+        // Every text/* type is text by definition (plain, markdown, csv, xml,
+        // css, javascript...).
+        ("text", _) => Some(PageKind::Text),
+        ("application", s)
+            if s.ends_with("+json")
+                || s.ends_with("+xml")
+                || matches!(
+                    s,
+                    "json"
+                        | "xml"
+                        | "ld+json"
+                        | "javascript"
+                        | "ecmascript"
+                        | "x-javascript"
+                        | "yaml"
+                        | "x-yaml"
+                        | "toml"
+                        | "x-sh"
+                        | "x-ndjson"
+                        | "ndjson"
+                        | "rtf"
+                ) =>
+        {
+            Some(PageKind::Text)
+        }
+        _ => None,
+    }
+}
+
+/// For a response without `Content-Type`: HTML if it starts like HTML, text
+/// if it looks like text, `None` if it looks binary.
+pub(crate) fn sniff(head: &[u8]) -> Option<PageKind> {
+    let start = head
+        .iter()
+        .position(|b| !b.is_ascii_whitespace())
+        .unwrap_or(head.len());
+    let lead = &head[start..head.len().min(start + 64)];
+    let lower: Vec<u8> = lead.iter().map(u8::to_ascii_lowercase).collect();
+    if [
+        &b"<!doctype html"[..],
+        b"<html",
+        b"<head",
+        b"<body",
+        b"<!--",
+        b"<meta",
+        b"<title",
+        b"<div",
+        b"<p>",
+        b"<h1",
+    ]
+    .iter()
+    .any(|p| lower.starts_with(p))
+    {
+        return Some(PageKind::Html);
+    }
+    // UTF-16 text has NULs but starts with a byte order mark.
+    if head.starts_with(&[0xFF, 0xFE]) || head.starts_with(&[0xFE, 0xFF]) {
+        return Some(PageKind::Text);
+    }
+    let sample = &head[..head.len().min(1024)];
+    // The WHATWG "binary data byte" set: control bytes that text never contains.
+    let binary = sample
+        .iter()
+        .any(|&b| matches!(b, 0x00..=0x08 | 0x0B | 0x0E..=0x1A | 0x1C..=0x1F));
+    (!binary).then_some(PageKind::Text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_essence_and_charset() {
+        assert_eq!(
+            parse("Text/HTML; Charset=\"Shift_JIS\""),
+            Some(MediaType {
+                essence: "text/html".into(),
+                charset: Some("Shift_JIS".into())
+            })
+        );
+        assert_eq!(parse("application/json").map(|m| m.charset), Some(None));
+        assert_eq!(parse(""), None);
+        assert_eq!(parse("garbage"), None);
+    }
+
+    #[test]
+    fn classifies_readable_and_binary_types() {
+        for t in ["text/html", "application/xhtml+xml"] {
+            assert_eq!(classify(t), Some(PageKind::Html), "{t}");
+        }
+        for t in [
+            "text/plain",
+            "text/markdown",
+            "text/x-markdown",
+            "application/json",
+            "application/problem+json",
+            "application/xml",
+            "text/xml",
+            "application/atom+xml",
+            "text/csv",
+        ] {
+            assert_eq!(classify(t), Some(PageKind::Text), "{t}");
+        }
+        for t in [
+            "application/pdf",
+            "image/png",
+            "image/svg",
+            "audio/mpeg",
+            "video/mp4",
+            "application/octet-stream",
+            "application/zip",
+            "font/woff2",
+        ] {
+            assert_eq!(classify(t), None, "{t}");
+        }
+    }
+
+    #[test]
+    fn sniffs_html_text_and_binary() {
+        assert_eq!(sniff(b"\n  <!DOCTYPE html><html>"), Some(PageKind::Html));
+        assert_eq!(sniff(b"<html lang=en>"), Some(PageKind::Html));
+        assert_eq!(sniff(b"just some words"), Some(PageKind::Text));
+        assert_eq!(sniff(b"%PDF-1.7\n\x00\x01\x02"), None);
+        assert_eq!(sniff(b"\x89PNG\r\n\x1a\n"), None);
+    }
+}

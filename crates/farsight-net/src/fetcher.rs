@@ -1,0 +1,564 @@
+//! The guarded page fetcher and its builder.
+
+use std::collections::HashSet;
+use std::sync::Arc;
+use std::time::Duration;
+
+use reqwest::header::{self, HeaderMap, HeaderValue};
+use url::Url;
+
+use crate::cache::Cache;
+use crate::charset;
+use crate::content_type;
+use crate::error::{Error, ErrorKind};
+use crate::guard::Guard;
+use crate::normalize::normalize_url;
+use crate::page::{FetchOptions, Page, PageKind};
+use crate::resolver::{GuardedResolver, Refused};
+use crate::robots::RobotsCache;
+use crate::status::status_error;
+
+/// The `User-Agent` sent unless [`FetcherBuilder::user_agent`] says otherwise:
+/// browser-compatible, and naming farsight so sites can tell who is asking.
+pub const DEFAULT_USER_AGENT: &str = concat!(
+    "Mozilla/5.0 (compatible; farsight/",
+    env!("CARGO_PKG_VERSION"),
+    "; +https://github.com/farsight-dev/farsight)"
+);
+
+const ACCEPT: &str =
+    "text/html,application/xhtml+xml,application/xml;q=0.9,text/plain;q=0.9,*/*;q=0.8";
+const PAGE_NAMESPACE: &str = "page";
+
+/// Downloads web pages safely: the URL policy and SSRF guard, robots.txt,
+/// redirects checked hop by hop, byte caps after decompression, timeouts,
+/// charset decoding, and a page cache.
+///
+/// Cheap to clone; clones share connections, robots.txt rules and the cache.
+#[derive(Clone)]
+pub struct Fetcher {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    client: reqwest::Client,
+    guard: Arc<Guard>,
+    robots: Option<RobotsCache>,
+    cache: Cache,
+    timeout: Duration,
+    max_redirects: u32,
+    max_bytes: u64,
+    page_ttl: Duration,
+}
+
+impl std::fmt::Debug for Fetcher {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Fetcher")
+            .field("timeout", &self.inner.timeout)
+            .field("max_redirects", &self.inner.max_redirects)
+            .field("max_bytes", &self.inner.max_bytes)
+            .field("respect_robots_txt", &self.inner.robots.is_some())
+            .field("cache", &self.inner.cache)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Configures a [`Fetcher`]. Setters take and return the builder by value;
+/// a setter given a bad value keeps the error for [`FetcherBuilder::build`].
+#[must_use]
+#[derive(Debug)]
+pub struct FetcherBuilder {
+    timeout: Duration,
+    connect_timeout: Duration,
+    max_redirects: u32,
+    max_bytes: u64,
+    user_agent: String,
+    respect_robots_txt: bool,
+    blocked_domains: Vec<String>,
+    allow_private_networks: bool,
+    allow_hosts: Vec<String>,
+    cache: Cache,
+    page_ttl: Duration,
+    error: Option<Error>,
+}
+
+impl Default for FetcherBuilder {
+    fn default() -> Self {
+        Self {
+            // The fetch specification's "30 second timeout for slow pages".
+            timeout: Duration::from_secs(30),
+            connect_timeout: Duration::from_secs(10),
+            // The specification's "follow up to 5 redirects".
+            max_redirects: 5,
+            // Far above any article's text, far below what hurts memory.
+            max_bytes: 5 * 1024 * 1024,
+            user_agent: DEFAULT_USER_AGENT.to_owned(),
+            respect_robots_txt: true,
+            blocked_domains: Vec::new(),
+            allow_private_networks: false,
+            allow_hosts: Vec::new(),
+            cache: Cache::memory_only(),
+            // Pages are cached for a day, as the specification suggests.
+            page_ttl: Duration::from_secs(24 * 60 * 60),
+            error: None,
+        }
+    }
+}
+
+impl FetcherBuilder {
+    /// A builder with the defaults.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    fn fail(mut self, message: String) -> Self {
+        if self.error.is_none() {
+            self.error = Some(Error::new(ErrorKind::InvalidConfig, message));
+        }
+        self
+    }
+
+    /// The limit for the whole fetch: robots.txt, every redirect hop and the
+    /// body. Default 30 s. Zero is an error.
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        if timeout.is_zero() {
+            return self.fail("fetch timeout must be more than zero".into());
+        }
+        self.timeout = timeout;
+        self
+    }
+
+    /// The limit for opening one connection (TCP and TLS). Default 10 s.
+    /// Zero is an error.
+    pub fn connect_timeout(mut self, timeout: Duration) -> Self {
+        if timeout.is_zero() {
+            return self.fail("connect timeout must be more than zero".into());
+        }
+        self.connect_timeout = timeout;
+        self
+    }
+
+    /// How many redirects one fetch follows. Default 5.
+    pub fn max_redirects(mut self, n: u32) -> Self {
+        self.max_redirects = n;
+        self
+    }
+
+    /// The most body bytes kept, counted after decompression; the rest is not
+    /// read and the page is marked truncated. Default 5 MiB. Zero is an error.
+    pub fn max_bytes(mut self, n: u64) -> Self {
+        if n == 0 {
+            return self.fail("max_bytes must be more than zero".into());
+        }
+        self.max_bytes = n;
+        self
+    }
+
+    /// The `User-Agent` header. Default [`DEFAULT_USER_AGENT`]. A value that
+    /// cannot be a header (control characters) is an error.
+    pub fn user_agent(mut self, user_agent: impl Into<String>) -> Self {
+        let ua = user_agent.into();
+        if HeaderValue::from_str(&ua).is_err() || ua.trim().is_empty() {
+            return self.fail("the user agent must be printable text".into());
+        }
+        self.user_agent = ua;
+        self
+    }
+
+    /// Whether robots.txt is obeyed (product token `farsight`). Default true.
+    pub fn respect_robots_txt(mut self, yes: bool) -> Self {
+        self.respect_robots_txt = yes;
+        self
+    }
+
+    /// Domains never fetched; each also blocks its subdomains. Default none.
+    pub fn blocked_domains(mut self, domains: Vec<String>) -> Self {
+        self.blocked_domains = domains;
+        self
+    }
+
+    /// Lets every address through the private-network guard (loopback,
+    /// private, link-local...). Only for tests and trusted intranets.
+    /// Default false.
+    pub fn allow_private_networks(mut self, yes: bool) -> Self {
+        self.allow_private_networks = yes;
+        self
+    }
+
+    /// Host names, IP addresses or CIDR blocks (`10.0.0.0/8`) let through the
+    /// private-network guard. `*.corp.example` allows the subdomains of
+    /// `corp.example`. Default none. A malformed address or CIDR is an error.
+    pub fn allow_hosts(mut self, hosts: Vec<String>) -> Self {
+        if let Err(e) = Guard::new(&[], false, &hosts) {
+            return self.fail(e);
+        }
+        self.allow_hosts = hosts;
+        self
+    }
+
+    /// The page cache. Default [`Cache::memory_only`].
+    pub fn cache(mut self, cache: Cache) -> Self {
+        self.cache = cache;
+        self
+    }
+
+    /// How long a fetched page stays in the cache. Default 24 h.
+    pub fn page_ttl(mut self, ttl: Duration) -> Self {
+        self.page_ttl = ttl;
+        self
+    }
+
+    /// Builds the fetcher.
+    ///
+    /// # Errors
+    ///
+    /// An [`ErrorKind::InvalidConfig`] error for a bad setting (the first one
+    /// given), or if the HTTP client cannot be initialised.
+    pub fn build(self) -> Result<Fetcher, Error> {
+        if let Some(e) = self.error {
+            return Err(e);
+        }
+        let guard = Arc::new(
+            Guard::new(
+                &self.blocked_domains,
+                self.allow_private_networks,
+                &self.allow_hosts,
+            )
+            .map_err(|e| Error::new(ErrorKind::InvalidConfig, e))?,
+        );
+        let mut headers = HeaderMap::new();
+        headers.insert(header::ACCEPT, HeaderValue::from_static(ACCEPT));
+        let client = reqwest::Client::builder()
+            .tls_backend_preconfigured(crate::tls::client_config())
+            // A proxy would resolve names itself, out of the guard's sight.
+            .no_proxy()
+            .dns_resolver(GuardedResolver::new(Arc::clone(&guard)))
+            // Redirects are followed by hand so that every hop is checked.
+            .redirect(reqwest::redirect::Policy::none())
+            .referer(false)
+            .connect_timeout(self.connect_timeout)
+            .user_agent(self.user_agent)
+            .default_headers(headers)
+            .build()
+            .map_err(|e| {
+                Error::new(
+                    ErrorKind::InvalidConfig,
+                    format!("the HTTP client could not be built: {}", root_cause(&e)),
+                )
+            })?;
+        Ok(Fetcher {
+            inner: Arc::new(Inner {
+                client,
+                guard,
+                robots: self.respect_robots_txt.then(RobotsCache::new),
+                cache: self.cache,
+                timeout: self.timeout,
+                max_redirects: self.max_redirects,
+                max_bytes: self.max_bytes,
+                page_ttl: self.page_ttl,
+            }),
+        })
+    }
+}
+
+impl Fetcher {
+    /// A builder with the defaults.
+    pub fn builder() -> FetcherBuilder {
+        FetcherBuilder::new()
+    }
+
+    /// The cache this fetcher uses (shared with the caller's clones).
+    #[must_use]
+    pub fn cache(&self) -> &Cache {
+        &self.inner.cache
+    }
+
+    /// Fetches `url` and returns its body decoded to UTF-8, from the cache
+    /// when a fresh copy is there.
+    ///
+    /// # Errors
+    ///
+    /// Every failure is an [`Error`] with a kind, a message and usually a
+    /// suggestion: a refused URL (`InvalidUrl`, `BlockedUrl`), robots.txt
+    /// (`RobotsDisallowed`), an HTTP error status (`HttpStatus`, with
+    /// [`Error::status`]), redirects (`TooManyRedirects`), size (`TooLarge`),
+    /// type (`UnsupportedContent`), time (`Timeout`) or transport (`Network`).
+    pub async fn fetch(&self, url: &str, options: &FetchOptions) -> Result<Page, Error> {
+        let inner = &self.inner;
+        // The policy comes before the cache: a domain blocked since the page
+        // was cached stays blocked.
+        let start = inner.guard.check_url(url)?;
+        let key = normalize_url(start.as_str()).unwrap_or_else(|| start.to_string());
+        if !options.bypass_cache
+            && let Some(page) = self.cached(&key).await
+        {
+            return Ok(page);
+        }
+        let page =
+            match tokio::time::timeout(inner.timeout, self.download(start.clone(), url)).await {
+                Ok(result) => result?,
+                Err(_) => {
+                    return Err(Error::new(
+                        ErrorKind::Timeout,
+                        format!(
+                            "the fetch took longer than {} s and was stopped",
+                            inner.timeout.as_secs_f64()
+                        ),
+                    )
+                    .with_suggestion("The site is slow or not answering; try again later.")
+                    .with_url(start.as_str()));
+                }
+            };
+        match serde_json::to_vec(&page) {
+            Ok(bytes) => {
+                inner
+                    .cache
+                    .put(PAGE_NAMESPACE, &key, bytes, inner.page_ttl)
+                    .await
+            }
+            Err(e) => tracing::debug!("page not cached: {e}"),
+        }
+        Ok(page)
+    }
+
+    async fn cached(&self, key: &str) -> Option<Page> {
+        let bytes = self.inner.cache.get(PAGE_NAMESPACE, key).await?;
+        match serde_json::from_slice::<Page>(&bytes) {
+            Ok(mut page) => {
+                page.from_cache = true;
+                Some(page)
+            }
+            Err(e) => {
+                // A damaged entry is a miss; the fresh page will replace it.
+                tracing::debug!("unreadable page cache entry: {e}");
+                None
+            }
+        }
+    }
+
+    /// Follows redirects by hand, checking the guard and robots.txt on every hop.
+    async fn download(&self, start: Url, requested: &str) -> Result<Page, Error> {
+        let inner = &self.inner;
+        let mut url = start;
+        let mut visited: HashSet<String> = HashSet::new();
+        visited.insert(visit_key(&url));
+        let mut redirects: u32 = 0;
+        loop {
+            if let Some(robots) = &inner.robots {
+                robots
+                    .check(&inner.client, &inner.guard, &url, inner.timeout)
+                    .await?;
+            }
+            let resp = inner
+                .client
+                .get(url.clone())
+                .send()
+                .await
+                .map_err(|e| send_error(&e, &url))?;
+            let status = resp.status();
+            let location = status
+                .is_redirection()
+                .then(|| resp.headers().get(header::LOCATION))
+                .flatten()
+                .and_then(|v| v.to_str().ok())
+                .map(str::to_owned);
+            let Some(location) = location else {
+                return self.read_page(resp, url, requested).await;
+            };
+            drop(resp);
+            let next = url.join(location.trim()).map_err(|e| {
+                Error::new(
+                    ErrorKind::InvalidUrl,
+                    format!("the server redirected to an invalid URL ({e})"),
+                )
+                .with_suggestion(
+                    "The site's redirect is broken; try its home page or search for the content.",
+                )
+                .with_url(url.as_str())
+            })?;
+            if !visited.insert(visit_key(&next)) {
+                return Err(Error::new(
+                    ErrorKind::TooManyRedirects,
+                    format!("redirect loop: {next} redirects back to a URL already visited"),
+                )
+                .with_suggestion("The site's redirects go in a circle (often a cookie or login wall); use another source.")
+                .with_url(url.as_str()));
+            }
+            redirects += 1;
+            if redirects > inner.max_redirects {
+                return Err(Error::new(
+                    ErrorKind::TooManyRedirects,
+                    format!("more than {} redirects", inner.max_redirects),
+                )
+                .with_suggestion(
+                    "Try the last URL of the chain directly, or search for the content.",
+                )
+                .with_url(next.as_str()));
+            }
+            inner.guard.check_parsed(&next)?;
+            url = next;
+        }
+    }
+
+    async fn read_page(
+        &self,
+        mut resp: reqwest::Response,
+        url: Url,
+        requested: &str,
+    ) -> Result<Page, Error> {
+        let status = resp.status().as_u16();
+        if !resp.status().is_success() {
+            let retry_after = resp
+                .headers()
+                .get(header::RETRY_AFTER)
+                .and_then(|v| v.to_str().ok());
+            return Err(status_error(status, retry_after, url.as_str()));
+        }
+        let media = resp
+            .headers()
+            .get(header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .and_then(content_type::parse);
+        // Decided before the body is read: a PDF or a video is not downloaded.
+        let declared_kind = match &media {
+            Some(m) => Some(
+                content_type::classify(&m.essence).ok_or_else(|| unsupported(&m.essence, &url))?,
+            ),
+            None => None,
+        };
+
+        let cap = usize::try_from(self.inner.max_bytes).unwrap_or(usize::MAX);
+        let mut body: Vec<u8> = Vec::new();
+        let mut truncated = false;
+        // reqwest decompresses as it streams, so these chunks are decoded
+        // bytes: a gzip bomb stops here at the cap.
+        while let Some(chunk) = resp.chunk().await.map_err(|e| body_error(&e, &url))? {
+            let room = cap - body.len();
+            if chunk.len() > room {
+                body.extend_from_slice(&chunk[..room]);
+                truncated = true;
+                break;
+            }
+            body.extend_from_slice(&chunk);
+        }
+        drop(resp);
+
+        let kind = match declared_kind {
+            Some(k) => k,
+            None => content_type::sniff(&body[..body.len().min(1024)])
+                .ok_or_else(|| unsupported("binary data without a Content-Type", &url))?,
+        };
+        let (mut text, encoding) = charset::decode(
+            &body,
+            media.as_ref().and_then(|m| m.charset.as_deref()),
+            kind == PageKind::Html,
+        );
+        if truncated {
+            // A cut through a multi-byte character decodes as U+FFFD at the end.
+            let keep = text.trim_end_matches('\u{FFFD}').len();
+            text.truncate(keep);
+            if text.chars().all(|c| c.is_whitespace() || c.is_control()) {
+                return Err(Error::new(
+                    ErrorKind::TooLarge,
+                    format!(
+                        "the response is larger than {} bytes and nothing readable arrived before that limit",
+                        self.inner.max_bytes
+                    ),
+                )
+                .with_suggestion("This resource is too large to read; look for a smaller page or a text version.")
+                .with_url(url.as_str()));
+            }
+        }
+        Ok(Page {
+            url: url.to_string(),
+            requested_url: requested.to_owned(),
+            status,
+            content_type: media.map(|m| m.essence).unwrap_or_default(),
+            kind,
+            charset: encoding.name().to_owned(),
+            text,
+            truncated,
+            from_cache: false,
+        })
+    }
+}
+
+/// Redirect loops compare URLs without their fragment.
+fn visit_key(url: &Url) -> String {
+    let mut u = url.clone();
+    u.set_fragment(None);
+    u.into()
+}
+
+fn unsupported(what: &str, url: &Url) -> Error {
+    let suggestion = if what.contains("pdf") {
+        "PDF documents cannot be read yet; look for an HTML version of the document."
+    } else {
+        "farsight reads web pages and text files; look for an HTML or text version of this content."
+    };
+    Error::new(
+        ErrorKind::UnsupportedContent,
+        format!("unsupported content type: {what}"),
+    )
+    .with_suggestion(suggestion)
+    .with_url(url.as_str())
+}
+
+fn root_cause(e: &(dyn std::error::Error + 'static)) -> String {
+    let mut cur = e;
+    while let Some(next) = cur.source() {
+        cur = next;
+    }
+    cur.to_string()
+}
+
+fn find_refusal<'a>(e: &'a (dyn std::error::Error + 'static)) -> Option<&'a Refused> {
+    let mut cur: Option<&'a (dyn std::error::Error + 'static)> = Some(e);
+    while let Some(err) = cur {
+        if let Some(r) = err.downcast_ref::<Refused>() {
+            return Some(r);
+        }
+        cur = err.source();
+    }
+    None
+}
+
+fn send_error(e: &reqwest::Error, url: &Url) -> Error {
+    if let Some(Refused(refusal)) = find_refusal(e) {
+        return Error::new(ErrorKind::BlockedUrl, refusal.message())
+            .with_suggestion(refusal.suggestion().unwrap_or_default())
+            .with_url(url.as_str());
+    }
+    let host = url.host_str().unwrap_or("the server");
+    if e.is_timeout() {
+        return Error::new(
+            ErrorKind::Timeout,
+            format!("connecting to {host} timed out"),
+        )
+        .with_suggestion("The site is slow or not answering; try again later.")
+        .with_url(url.as_str());
+    }
+    Error::new(
+        ErrorKind::Network,
+        format!("could not reach {host}: {}", root_cause(e)),
+    )
+    .with_suggestion("Check that the URL is right and the site is up; try again later.")
+    .with_url(url.as_str())
+}
+
+fn body_error(e: &reqwest::Error, url: &Url) -> Error {
+    if e.is_timeout() {
+        return Error::new(ErrorKind::Timeout, "reading the page timed out")
+            .with_suggestion("The site is slow or not answering; try again later.")
+            .with_url(url.as_str());
+    }
+    Error::new(
+        ErrorKind::Network,
+        format!(
+            "the connection failed while reading the page: {}",
+            root_cause(e)
+        ),
+    )
+    .with_suggestion("Try again; the connection broke off.")
+    .with_url(url.as_str())
+}

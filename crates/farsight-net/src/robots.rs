@@ -1,0 +1,208 @@
+//! robots.txt per RFC 9309, fetched once per origin and kept in memory.
+//!
+//! Status rules are the RFC's: 2xx → the rules apply; 4xx → everything is
+//! allowed; 5xx or unreachable → everything is disallowed. Up to five
+//! redirects are followed, each through the same guard as pages.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use url::Url;
+
+use crate::error::{Error, ErrorKind};
+use crate::guard::Guard;
+
+/// The product token farsight matches in `User-agent:` lines.
+pub(crate) const PRODUCT_TOKEN: &str = "farsight";
+/// RFC 9309 §2.5: crawlers must parse at least 500 KiB; we read no more.
+const MAX_ROBOTS_BYTES: usize = 500 * 1024;
+const MAX_ROBOTS_REDIRECTS: usize = 5;
+/// RFC 9309 §2.4: caching for more than 24 hours is discouraged.
+const RULES_TTL: Duration = Duration::from_secs(24 * 60 * 60);
+/// An unreachable robots.txt disallows the site, but only for a short while,
+/// so a passing outage does not lock a site out for a day.
+const FAILURE_TTL: Duration = Duration::from_secs(10 * 60);
+/// robots.txt is small; a server that takes longer than this is unreachable.
+const ROBOTS_TIMEOUT: Duration = Duration::from_secs(10);
+
+enum Rules {
+    AllowAll,
+    DisallowAll { why: String },
+    Parsed(Box<texting_robots::Robot>),
+}
+
+#[derive(Clone)]
+struct Cached {
+    rules: Arc<Rules>,
+    expires_at: Instant,
+}
+
+struct ByRulesExpiry;
+
+impl moka::Expiry<String, Cached> for ByRulesExpiry {
+    fn expire_after_create(
+        &self,
+        _k: &String,
+        v: &Cached,
+        created_at: Instant,
+    ) -> Option<Duration> {
+        Some(v.expires_at.saturating_duration_since(created_at))
+    }
+}
+
+/// Per-origin robots.txt rules.
+pub(crate) struct RobotsCache {
+    rules: moka::future::Cache<String, Cached>,
+}
+
+impl RobotsCache {
+    pub(crate) fn new() -> Self {
+        Self {
+            rules: moka::future::Cache::builder()
+                .max_capacity(10_000)
+                .expire_after(ByRulesExpiry)
+                .build(),
+        }
+    }
+
+    /// `Ok(())` if robots.txt lets farsight fetch `url`.
+    pub(crate) async fn check(
+        &self,
+        client: &reqwest::Client,
+        guard: &Guard,
+        url: &Url,
+        timeout: Duration,
+    ) -> Result<(), Error> {
+        let origin = url.origin().ascii_serialization();
+        // `get_with` makes concurrent fetches of one origin share one download.
+        let cached = self
+            .rules
+            .get_with(origin.clone(), async {
+                let (rules, ttl) = load(client, guard, &origin, timeout.min(ROBOTS_TIMEOUT)).await;
+                Cached {
+                    rules: Arc::new(rules),
+                    expires_at: Instant::now() + ttl,
+                }
+            })
+            .await;
+        let target = match url.query() {
+            Some(q) => format!("{}?{q}", url.path()),
+            None => url.path().to_owned(),
+        };
+        let disallowed = |why: String| {
+            Err(Error::new(ErrorKind::RobotsDisallowed, why)
+                .with_suggestion(
+                    "The site asks automated agents not to fetch this page. Use the search \
+                     result's snippet, or find the information on another site.",
+                )
+                .with_url(url.as_str()))
+        };
+        match cached.rules.as_ref() {
+            Rules::AllowAll => Ok(()),
+            Rules::DisallowAll { why } => disallowed(why.clone()),
+            Rules::Parsed(robot) if robot.allowed(&target) => Ok(()),
+            Rules::Parsed(_) => disallowed(format!(
+                "{origin}/robots.txt does not allow farsight to fetch {}",
+                url.path()
+            )),
+        }
+    }
+}
+
+async fn load(
+    client: &reqwest::Client,
+    guard: &Guard,
+    origin: &str,
+    timeout: Duration,
+) -> (Rules, Duration) {
+    let unreachable = |why: String| {
+        (
+            Rules::DisallowAll {
+                why: format!(
+                    "{origin}/robots.txt could not be read ({why}); RFC 9309 treats the whole \
+                     site as disallowed until it can be"
+                ),
+            },
+            FAILURE_TTL,
+        )
+    };
+    let Ok(mut url) = Url::parse(&format!("{origin}/robots.txt")) else {
+        return unreachable("bad origin".into());
+    };
+    for _ in 0..=MAX_ROBOTS_REDIRECTS {
+        if let Err(e) = guard.check_parsed(&url) {
+            return unreachable(format!("redirected to a refused URL: {}", e.message()));
+        }
+        let resp = match client.get(url.clone()).timeout(timeout).send().await {
+            Ok(r) => r,
+            Err(e) if e.is_timeout() => return unreachable("timed out".into()),
+            Err(_) => return unreachable("the server could not be reached".into()),
+        };
+        let status = resp.status();
+        if status.is_redirection() {
+            let next = resp
+                .headers()
+                .get(reqwest::header::LOCATION)
+                .and_then(|v| v.to_str().ok())
+                .and_then(|loc| url.join(loc).ok());
+            match next {
+                Some(n) => {
+                    url = n;
+                    continue;
+                }
+                // A redirect without a target: nothing to read, like a 4xx.
+                None => return (Rules::AllowAll, RULES_TTL),
+            }
+        }
+        if status.is_success() {
+            let body = match read_capped(resp, MAX_ROBOTS_BYTES).await {
+                Ok(b) => b,
+                Err(_) => return unreachable("the body could not be read".into()),
+            };
+            return match texting_robots::Robot::new(PRODUCT_TOKEN, &body) {
+                Ok(robot) => (Rules::Parsed(Box::new(robot)), RULES_TTL),
+                // Nothing parseable means no rules.
+                Err(_) => (Rules::AllowAll, RULES_TTL),
+            };
+        }
+        if status.is_client_error() {
+            return (Rules::AllowAll, RULES_TTL);
+        }
+        return unreachable(format!("status {}", status.as_u16()));
+    }
+    unreachable("too many redirects".into())
+}
+
+async fn read_capped(mut resp: reqwest::Response, cap: usize) -> Result<Vec<u8>, reqwest::Error> {
+    let mut body = Vec::new();
+    while let Some(chunk) = resp.chunk().await? {
+        let room = cap - body.len();
+        body.extend_from_slice(&chunk[..chunk.len().min(room)]);
+        if body.len() >= cap {
+            // Cut at the last full line so a half rule is not misread.
+            if let Some(nl) = body.iter().rposition(|&b| b == b'\n') {
+                body.truncate(nl + 1);
+            }
+            break;
+        }
+    }
+    Ok(body)
+}
+
+#[cfg(test)]
+mod tests {
+    use texting_robots::Robot;
+
+    use super::PRODUCT_TOKEN;
+
+    #[test]
+    fn product_token_group_wins_over_star() {
+        let txt =
+            b"User-agent: *\nDisallow: /\n\nUser-agent: farsight\nAllow: /\nDisallow: /private\n";
+        let r = Robot::new(PRODUCT_TOKEN, txt).unwrap();
+        assert!(r.allowed("/page"));
+        assert!(!r.allowed("/private/x"));
+        let other = Robot::new("otherbot", txt).unwrap();
+        assert!(!other.allowed("/page"));
+    }
+}
