@@ -1,6 +1,6 @@
 //! The adapter trait; one file per provider lives under `provider/`.
 
-use crate::{ProviderAnswer, ProviderQuery, SearchError};
+use crate::{ProviderAnswer, ProviderQuery, RetryPolicy, SearchError};
 
 /// A search provider adapter: maps a [`ProviderQuery`] to the provider's wire
 /// format, sends it, and maps the answer (or the error) back.
@@ -21,8 +21,16 @@ pub trait Provider: Send + Sync + std::fmt::Debug {
     ///
     /// A [`SearchError`] whose kind says what went wrong and whether to retry.
     async fn search(&self, query: &ProviderQuery) -> Result<ProviderAnswer, SearchError>;
+
+    /// How the engine retries this provider's failures (the design's rules
+    /// unless the provider documents others, as Google does).
+    fn retry_policy(&self) -> RetryPolicy {
+        RetryPolicy::default()
+    }
 }
 
 // Until the first adapters land; remove then.
 #[allow(dead_code)]
 pub(crate) mod http;
+#[allow(dead_code)]
+pub(crate) mod operators;

@@ -1,0 +1,70 @@
+//! What an agent gets back.
+
+use serde::{Deserialize, Serialize};
+
+use crate::SearchErrorKind;
+
+/// The `suggestion` of an answer without results.
+pub const NO_RESULTS_SUGGESTION: &str =
+    "No results found. Try broader search terms or check spelling.";
+
+/// The answer to a search, in the tool's output shape (camelCase JSON).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SearchResponse {
+    /// The query as asked.
+    pub query: String,
+    /// The provider's estimate of all matches, or the number returned.
+    pub total_results: u64,
+    /// The results, best first: clean text, deduplicated, domain filters applied.
+    pub results: Vec<SearchResult>,
+    /// The provider that answered.
+    pub search_engine: String,
+    /// How long the search took, in seconds.
+    pub search_time: f64,
+    /// How long the search took, in milliseconds.
+    pub response_time_ms: u64,
+    /// What to try next when there are no results.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub suggestion: Option<String>,
+    /// Providers that failed before the one that answered.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub attempts: Vec<Attempt>,
+    /// Filters the answering provider could not honour (`dateRange`, `safeSearch`, `topic`...).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unapplied_filters: Vec<String>,
+}
+
+/// One result.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SearchResult {
+    /// The page title, plain text.
+    pub title: String,
+    /// The page URL as the provider gave it.
+    pub url: String,
+    /// A plain-text excerpt of at most about 200 characters.
+    pub snippet: String,
+    /// The registrable domain (`docs.rs`, `bbc.co.uk`).
+    pub domain: String,
+    /// `YYYY-MM-DD` when the provider gave a date.
+    pub date_published: Option<String>,
+    /// The provider's relevance score, when it gives one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub score: Option<f64>,
+    /// Page content, when the provider returned some.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub content: Option<String>,
+}
+
+/// A provider that was asked and failed.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Attempt {
+    /// The provider's name.
+    pub provider: String,
+    /// How it failed.
+    pub error_kind: SearchErrorKind,
+    /// What it said.
+    pub message: String,
+}

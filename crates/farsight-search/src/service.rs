@@ -1,0 +1,618 @@
+//! The search engine: validation, the provider chain with retries and rate
+//! limits, normalisation, and the cache.
+
+use std::collections::{HashMap, HashSet};
+use std::fmt;
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::time::Instant;
+use url::Url;
+
+use crate::cache::SearchCache;
+use crate::normalize::{
+    DomainFilter, clean_text, cut_at_word, cut_snippet, dedupe_key, normalize_domain, parse_date,
+    registrable_domain,
+};
+use crate::rate_limit::{ProviderLimiter, RateLimit};
+use crate::registry;
+use crate::request::{DEFAULT_MAX_RESULTS, MAX_QUERY_CHARS, MAX_RESULTS, MIN_QUERY_CHARS};
+use crate::response::NO_RESULTS_SUGGESTION;
+use crate::{
+    Attempt, Provider, ProviderAnswer, ProviderQuery, RetryPolicy, SearchError, SearchErrorKind,
+    SearchRequest, SearchResponse, SearchResult,
+};
+
+/// Titles longer than this are cut at a word: a title is a label, not content.
+const TITLE_MAX_CHARS: usize = 200;
+
+/// Searches through a chain of providers. Cheap to clone (an `Arc` inside);
+/// build one with [`SearchService::builder`].
+#[derive(Clone)]
+pub struct SearchService {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    chain: Vec<Entry>,
+    default_safe_search: bool,
+    cache: Option<Arc<dyn SearchCache>>,
+    cache_ttl: Duration,
+}
+
+struct Entry {
+    provider: Arc<dyn Provider>,
+    limiter: Option<ProviderLimiter>,
+    policy: RetryPolicy,
+}
+
+impl fmt::Debug for SearchService {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("SearchService")
+            .field("providers", &self.provider_names())
+            .field("default_safe_search", &self.inner.default_safe_search)
+            .field("cache", &self.inner.cache.is_some())
+            .field("cache_ttl", &self.inner.cache_ttl)
+            .finish()
+    }
+}
+
+/// Builds a [`SearchService`].
+#[must_use]
+pub struct SearchServiceBuilder {
+    providers: Vec<Arc<dyn Provider>>,
+    rate_limits: HashMap<String, RateLimit>,
+    rate_limit_wait: Duration,
+    retry_policies: HashMap<String, RetryPolicy>,
+    safe_search: bool,
+    cache: Option<Arc<dyn SearchCache>>,
+    cache_ttl: Duration,
+    error: Option<SearchError>,
+}
+
+impl Default for SearchServiceBuilder {
+    fn default() -> Self {
+        Self {
+            providers: Vec::new(),
+            rate_limits: HashMap::new(),
+            // Long enough to ride out a burst of parallel searches at 1 rps,
+            // short enough that an agent is not left waiting on a stuck queue.
+            rate_limit_wait: Duration::from_secs(5),
+            retry_policies: HashMap::new(),
+            safe_search: true,
+            cache: None,
+            // Search answers change slowly; an hour saves credits on repeated questions.
+            cache_ttl: Duration::from_secs(3600),
+            error: None,
+        }
+    }
+}
+
+impl SearchServiceBuilder {
+    /// A builder with no providers, safe search on, no cache.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Appends a provider to the fallback chain (the first added is asked
+    /// first). A second provider with the same name is ignored. Default: none.
+    pub fn provider(mut self, provider: Arc<dyn Provider>) -> Self {
+        if !self.providers.iter().any(|p| p.name() == provider.name()) {
+            self.providers.push(provider);
+        }
+        self
+    }
+
+    /// Appends several providers, in order.
+    pub fn providers(mut self, providers: impl IntoIterator<Item = Arc<dyn Provider>>) -> Self {
+        for p in providers {
+            self = self.provider(p);
+        }
+        self
+    }
+
+    /// The request budget of the provider called `name`. Default:
+    /// [`RateLimit::default_for`] (Brave and DuckDuckGo 1 per second, others
+    /// unlimited). A rate that is not above zero is an error at `build()`.
+    pub fn rate_limit(mut self, name: impl Into<String>, limit: RateLimit) -> Self {
+        let name = name.into();
+        if !(limit.requests_per_second.is_finite() && limit.requests_per_second > 0.0) {
+            self.error.get_or_insert(
+                SearchError::new(
+                    SearchErrorKind::NotConfigured,
+                    format!(
+                        "requests_per_second for {name} must be above zero, not {}",
+                        limit.requests_per_second
+                    ),
+                )
+                .with_suggestion("Set a positive requests_per_second, e.g. 1 or 0.5."),
+            );
+        }
+        self.rate_limits.insert(name, limit);
+        self
+    }
+
+    /// How long a call over budget waits in the queue before failing as
+    /// `rateLimited`. Default: 5 s.
+    pub fn rate_limit_wait(mut self, wait: Duration) -> Self {
+        self.rate_limit_wait = wait;
+        self
+    }
+
+    /// Overrides the retry rules of the provider called `name`. Default: the
+    /// provider's own [`Provider::retry_policy`].
+    pub fn retry_policy(mut self, name: impl Into<String>, policy: RetryPolicy) -> Self {
+        self.retry_policies.insert(name.into(), policy);
+        self
+    }
+
+    /// Whether safe search is on when a request does not say. Default: true.
+    pub fn safe_search(mut self, on: bool) -> Self {
+        self.safe_search = on;
+        self
+    }
+
+    /// Where answers are cached. Default: no cache.
+    pub fn cache(mut self, cache: Arc<dyn SearchCache>) -> Self {
+        self.cache = Some(cache);
+        self
+    }
+
+    /// How long answers stay cached. Default: 1 hour.
+    pub fn cache_ttl(mut self, ttl: Duration) -> Self {
+        self.cache_ttl = ttl;
+        self
+    }
+
+    /// The service.
+    ///
+    /// # Errors
+    ///
+    /// `notConfigured` when a setter got a bad value (a rate limit not above zero).
+    pub fn build(self) -> Result<SearchService, SearchError> {
+        if let Some(e) = self.error {
+            return Err(e);
+        }
+        let chain = self
+            .providers
+            .into_iter()
+            .map(|provider| {
+                let name = provider.name();
+                let limit = self
+                    .rate_limits
+                    .get(name)
+                    .copied()
+                    .or_else(|| RateLimit::default_for(name));
+                let limiter = limit.and_then(|l| ProviderLimiter::new(l, self.rate_limit_wait));
+                let policy = self
+                    .retry_policies
+                    .get(name)
+                    .copied()
+                    .unwrap_or_else(|| provider.retry_policy());
+                Entry {
+                    provider,
+                    limiter,
+                    policy,
+                }
+            })
+            .collect();
+        Ok(SearchService {
+            inner: Arc::new(Inner {
+                chain,
+                default_safe_search: self.safe_search,
+                cache: self.cache,
+                cache_ttl: self.cache_ttl,
+            }),
+        })
+    }
+}
+
+/// A request after validation: what the cache key and the providers see.
+#[derive(Debug, Clone, serde::Serialize)]
+struct Normalized {
+    query: String,
+    count: u32,
+    site: Option<String>,
+    include: Vec<String>,
+    exclude: Vec<String>,
+    date_range: Option<crate::DateRange>,
+    safe_search: bool,
+    topic: crate::Topic,
+    depth: crate::SearchDepth,
+    provider: Option<String>,
+}
+
+impl SearchService {
+    /// A builder.
+    pub fn builder() -> SearchServiceBuilder {
+        SearchServiceBuilder::new()
+    }
+
+    /// The providers in the chain, in the order they are asked.
+    pub fn provider_names(&self) -> Vec<&'static str> {
+        self.inner.chain.iter().map(|e| e.provider.name()).collect()
+    }
+
+    /// Runs a search: the explicit provider alone, or the chain until one answers.
+    ///
+    /// # Errors
+    ///
+    /// `invalidQuery` for a query or filter that cannot be searched (never
+    /// passed on to another provider); `notConfigured` for an explicit
+    /// provider that is not set up; otherwise the failure of the last provider
+    /// asked, its message listing what every provider answered.
+    pub async fn search(&self, request: SearchRequest) -> Result<SearchResponse, SearchError> {
+        let started = Instant::now();
+        let normalized = self.normalize(&request)?;
+        let chain = self.chain_for(normalized.provider.as_deref())?;
+
+        let cache_key = self
+            .inner
+            .cache
+            .as_ref()
+            .and_then(|_| cache_key(&normalized));
+        if !request.bypass_cache
+            && let (Some(cache), Some(key)) = (&self.inner.cache, &cache_key)
+            && let Some(bytes) = cache.get(key).await
+        {
+            match serde_json::from_slice::<SearchResponse>(&bytes) {
+                Ok(mut hit) => {
+                    let elapsed = started.elapsed();
+                    hit.query = request.query.clone();
+                    hit.response_time_ms = elapsed.as_millis() as u64;
+                    hit.search_time = elapsed.as_secs_f64();
+                    tracing::debug!(key, "search answered from the cache");
+                    return Ok(hit);
+                }
+                Err(e) => tracing::warn!(key, error = %e, "ignoring an unreadable cached search"),
+            }
+        }
+
+        let filter = DomainFilter {
+            site: normalized.site.clone(),
+            include: normalized.include.clone(),
+            exclude: normalized.exclude.clone(),
+        };
+        let mut attempts: Vec<(Attempt, SearchError)> = Vec::new();
+        for entry in chain {
+            let name = entry.provider.name();
+            let query = ProviderQuery {
+                query: normalized.query.clone(),
+                count: normalized.count.min(entry.provider.max_results()).max(1),
+                site: normalized.site.clone(),
+                include_domains: normalized.include.clone(),
+                exclude_domains: normalized.exclude.clone(),
+                date_range: normalized.date_range,
+                safe_search: normalized.safe_search,
+                topic: normalized.topic,
+                depth: normalized.depth,
+            };
+            match call_with_retries(entry, &query).await {
+                Ok(answer) => {
+                    let response = build_response(
+                        &request.query,
+                        name,
+                        answer,
+                        &filter,
+                        query.count as usize,
+                        attempts.into_iter().map(|(a, _)| a).collect(),
+                        started,
+                    );
+                    if let (Some(cache), Some(key)) = (&self.inner.cache, &cache_key) {
+                        match serde_json::to_vec(&response) {
+                            Ok(bytes) => cache.put(key, bytes, self.inner.cache_ttl).await,
+                            Err(e) => tracing::warn!(error = %e, "could not cache a search"),
+                        }
+                    }
+                    return Ok(response);
+                }
+                Err(e) if e.kind() == SearchErrorKind::InvalidQuery => return Err(e),
+                Err(e) => {
+                    tracing::info!(provider = name, error = %e, "search provider failed");
+                    attempts.push((
+                        Attempt {
+                            provider: name.to_owned(),
+                            error_kind: e.kind(),
+                            message: e.message().to_owned(),
+                        },
+                        e,
+                    ));
+                }
+            }
+        }
+        Err(all_failed(attempts))
+    }
+
+    fn normalize(&self, request: &SearchRequest) -> Result<Normalized, SearchError> {
+        let query = request
+            .query
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        let chars = query.chars().count();
+        if chars < MIN_QUERY_CHARS {
+            return Err(invalid(
+                format!("the query must have at least {MIN_QUERY_CHARS} characters"),
+                "Write a query of a few specific words.",
+            ));
+        }
+        if chars > MAX_QUERY_CHARS {
+            return Err(invalid(
+                format!("the query has {chars} characters; the limit is {MAX_QUERY_CHARS}"),
+                "Shorten the query to its key terms.",
+            ));
+        }
+        let domain = |raw: &String, what: &str| {
+            normalize_domain(raw).ok_or_else(|| {
+                invalid(
+                    format!("{what} {raw:?} is not a domain name"),
+                    "Give domains like example.com.",
+                )
+            })
+        };
+        let site = request
+            .site
+            .as_ref()
+            .filter(|s| !s.trim().is_empty())
+            .map(|s| domain(s, "site"))
+            .transpose()?;
+        let mut include = Vec::new();
+        for d in &request.include_domains {
+            let d = domain(d, "includeDomains entry")?;
+            if !include.contains(&d) {
+                include.push(d);
+            }
+        }
+        let mut exclude = Vec::new();
+        for d in &request.exclude_domains {
+            let d = domain(d, "excludeDomains entry")?;
+            if !exclude.contains(&d) {
+                exclude.push(d);
+            }
+        }
+        let count = request
+            .max_results
+            .unwrap_or(DEFAULT_MAX_RESULTS)
+            .clamp(1, MAX_RESULTS);
+        Ok(Normalized {
+            query,
+            count,
+            site,
+            include,
+            exclude,
+            date_range: request.date_range,
+            safe_search: request
+                .safe_search
+                .unwrap_or(self.inner.default_safe_search),
+            topic: request.topic,
+            depth: request.depth,
+            provider: request
+                .provider
+                .as_deref()
+                .map(|p| p.trim().to_ascii_lowercase())
+                .filter(|p| !p.is_empty()),
+        })
+    }
+
+    fn chain_for(&self, provider: Option<&str>) -> Result<Vec<&Entry>, SearchError> {
+        let chain = &self.inner.chain;
+        let Some(name) = provider else {
+            if chain.is_empty() {
+                return Err(SearchError::new(
+                    SearchErrorKind::NotConfigured,
+                    "no search provider is configured",
+                )
+                .with_suggestion(
+                    "Set an API key such as BRAVE_API_KEY or TAVILY_API_KEY, or enable the keyless duckduckgo and wikipedia providers.",
+                ));
+            }
+            return Ok(chain.iter().collect());
+        };
+        if let Some(entry) = chain.iter().find(|e| e.provider.name() == name) {
+            return Ok(vec![entry]);
+        }
+        let configured = self.provider_names().join(", ");
+        if let Some(known) = registry::provider_names().iter().find(|&&n| n == name) {
+            let e = registry::not_configured(known, "its configuration");
+            let suggestion = format!(
+                "{} Configured now: {}.",
+                e.suggestion().unwrap_or(""),
+                if configured.is_empty() {
+                    "none"
+                } else {
+                    &configured
+                }
+            );
+            return Err(e.with_suggestion(suggestion));
+        }
+        Err(SearchError::new(
+            SearchErrorKind::NotConfigured,
+            if name == "bing" {
+                "Bing's Web Search API was retired by Microsoft in August 2025; farsight has no bing provider".to_owned()
+            } else {
+                format!("unknown search provider {name:?}")
+            },
+        )
+        .with_suggestion(format!(
+            "Use one of the configured providers: {}.",
+            if configured.is_empty() { "none" } else { &configured }
+        )))
+    }
+}
+
+fn invalid(message: String, suggestion: &str) -> SearchError {
+    SearchError::new(SearchErrorKind::InvalidQuery, message).with_suggestion(suggestion)
+}
+
+fn cache_key(normalized: &Normalized) -> Option<String> {
+    let mut n = normalized.clone();
+    // Search engines ignore case; two spellings of one question share an answer.
+    n.query = n.query.to_lowercase();
+    n.include.sort();
+    n.exclude.sort();
+    serde_json::to_string(&n)
+        .ok()
+        .map(|json| format!("search:v1:{json}"))
+}
+
+/// Asks one provider, waiting for its rate limit and retrying per its policy.
+async fn call_with_retries(
+    entry: &Entry,
+    query: &ProviderQuery,
+) -> Result<ProviderAnswer, SearchError> {
+    let name = entry.provider.name();
+    let policy = entry.policy;
+    let mut rate_limited = 0;
+    let mut unavailable = 1;
+    let mut timeouts = 0;
+    let mut backoff = policy.backoff;
+    loop {
+        if let Some(limiter) = &entry.limiter {
+            limiter.acquire(name).await?;
+        }
+        let error = match entry.provider.search(query).await {
+            Ok(answer) => return Ok(answer),
+            Err(e) if e.provider().is_none() => e.with_provider(name),
+            Err(e) => e,
+        };
+        let wait = match error.kind() {
+            SearchErrorKind::RateLimited if rate_limited < policy.rate_limited_retries => {
+                let wait = Duration::from_millis(error.retry_after_ms().unwrap_or(1000));
+                if wait > policy.max_rate_limit_wait {
+                    return Err(error);
+                }
+                rate_limited += 1;
+                wait
+            }
+            SearchErrorKind::ServiceUnavailable
+                if unavailable < policy.service_unavailable_attempts =>
+            {
+                unavailable += 1;
+                let wait = error
+                    .retry_after_ms()
+                    .map(Duration::from_millis)
+                    .filter(|w| *w <= policy.max_rate_limit_wait)
+                    .unwrap_or(backoff);
+                backoff = backoff.saturating_mul(2);
+                wait
+            }
+            SearchErrorKind::Timeout if timeouts < policy.timeout_retries => {
+                timeouts += 1;
+                Duration::ZERO
+            }
+            _ => return Err(error),
+        };
+        tracing::debug!(provider = name, kind = %error.kind(), wait_ms = wait.as_millis() as u64, "retrying search provider");
+        tokio::time::sleep(wait).await;
+    }
+}
+
+fn build_response(
+    query: &str,
+    provider: &str,
+    answer: ProviderAnswer,
+    filter: &DomainFilter,
+    count: usize,
+    attempts: Vec<Attempt>,
+    started: Instant,
+) -> SearchResponse {
+    let mut seen = HashSet::new();
+    let mut results = Vec::new();
+    for raw in answer.results {
+        let Ok(url) = Url::parse(raw.url.trim()) else {
+            continue;
+        };
+        if !matches!(url.scheme(), "http" | "https") || !filter.allows(&url) {
+            continue;
+        }
+        if !seen.insert(dedupe_key(&url)) {
+            continue;
+        }
+        let domain = registrable_domain(&url);
+        let title = cut_at_word(&clean_text(&raw.title), TITLE_MAX_CHARS);
+        results.push(SearchResult {
+            title: if title.is_empty() {
+                domain.clone()
+            } else {
+                title
+            },
+            url: url.to_string(),
+            snippet: cut_snippet(&clean_text(&raw.snippet)),
+            domain,
+            date_published: raw.date.as_deref().and_then(parse_date),
+            score: raw.score.filter(|s| s.is_finite()),
+            content: raw
+                .content
+                .map(|c| c.trim().to_owned())
+                .filter(|c| !c.is_empty()),
+        });
+        if results.len() >= count {
+            break;
+        }
+    }
+    let elapsed = started.elapsed();
+    let returned = results.len() as u64;
+    SearchResponse {
+        query: query.to_owned(),
+        total_results: answer.total_results.unwrap_or(returned).max(returned),
+        suggestion: results.is_empty().then(|| NO_RESULTS_SUGGESTION.to_owned()),
+        results,
+        search_engine: provider.to_owned(),
+        search_time: elapsed.as_secs_f64(),
+        response_time_ms: elapsed.as_millis() as u64,
+        attempts,
+        unapplied_filters: answer
+            .unapplied_filters
+            .iter()
+            .map(|f| (*f).to_owned())
+            .collect(),
+    }
+}
+
+/// One error for a search no provider answered: the kind an agent can act on,
+/// and what each provider said.
+fn all_failed(attempts: Vec<(Attempt, SearchError)>) -> SearchError {
+    let Some((_, first)) = attempts.first() else {
+        return SearchError::new(
+            SearchErrorKind::NotConfigured,
+            "no search provider is configured",
+        );
+    };
+    if attempts.len() == 1 {
+        return first.clone();
+    }
+    let kinds: Vec<SearchErrorKind> = attempts.iter().map(|(a, _)| a.error_kind).collect();
+    // Same failure everywhere: that is the answer. Otherwise, if any provider may
+    // answer later, say so (retryable); else the primary provider's failure.
+    let kind = if kinds.iter().all(|k| *k == kinds[0]) {
+        kinds[0]
+    } else {
+        kinds
+            .iter()
+            .copied()
+            .find(|k| k.is_retryable())
+            .unwrap_or(kinds[0])
+    };
+    let retry_after = attempts
+        .iter()
+        .filter(|(a, _)| a.error_kind == kind)
+        .filter_map(|(_, e)| e.retry_after_ms())
+        .min();
+    let said: Vec<String> = attempts
+        .iter()
+        .map(|(a, _)| format!("{}: {} ({})", a.provider, a.message, a.error_kind))
+        .collect();
+    let suggestions: Vec<String> = attempts
+        .iter()
+        .filter_map(|(a, e)| e.suggestion().map(|s| format!("{}: {s}", a.provider)))
+        .collect();
+    let mut error = SearchError::new(
+        kind,
+        format!("every search provider failed. {}", said.join("; ")),
+    )
+    .with_retry_after_ms(retry_after);
+    if !suggestions.is_empty() {
+        error = error.with_suggestion(suggestions.join(" "));
+    }
+    error
+}
