@@ -25,6 +25,11 @@ pub use model::{
 };
 pub use cache::SearchCache;
 pub use provider::Provider;
+pub use provider::brave::BraveProvider;
+pub use provider::google::GoogleProvider;
+pub use provider::searxng::SearxngProvider;
+pub use provider::serper::SerperProvider;
+pub use provider::tavily::TavilyProvider;
 pub use rate_limit::RateLimit;
 pub use request::{
     DEFAULT_MAX_RESULTS, MAX_QUERY_CHARS, MAX_RESULTS, MIN_QUERY_CHARS, SearchRequest,

@@ -29,8 +29,10 @@ pub trait Provider: Send + Sync + std::fmt::Debug {
     }
 }
 
-// Until the first adapters land; remove then.
-#[allow(dead_code)]
+pub(crate) mod brave;
+pub(crate) mod google;
 pub(crate) mod http;
-#[allow(dead_code)]
 pub(crate) mod operators;
+pub(crate) mod searxng;
+pub(crate) mod serper;
+pub(crate) mod tavily;

@@ -6,7 +6,7 @@
 
 use std::sync::Arc;
 
-use crate::provider::Provider;
+use crate::provider::{self, Provider};
 use crate::{ProviderSettings, SearchError, SearchErrorKind};
 
 /// Every provider farsight knows, in the default fallback order: the keyed
@@ -57,9 +57,12 @@ pub fn build_provider(
     client: reqwest::Client,
 ) -> Result<Arc<dyn Provider>, SearchError> {
     let name = name.trim().to_ascii_lowercase();
-    // Until the first adapters land.
-    let _ = (settings, &client);
     match name.as_str() {
+        "brave" => Ok(Arc::new(provider::brave::BraveProvider::new(settings, client)?)),
+        "tavily" => Ok(Arc::new(provider::tavily::TavilyProvider::new(settings, client)?)),
+        "google" => Ok(Arc::new(provider::google::GoogleProvider::new(settings, client)?)),
+        "serper" => Ok(Arc::new(provider::serper::SerperProvider::new(settings, client)?)),
+        "searxng" => Ok(Arc::new(provider::searxng::SearxngProvider::new(settings, client)?)),
         "bing" => Err(SearchError::new(
             SearchErrorKind::NotConfigured,
             "Bing's Web Search API was retired by Microsoft in August 2025; farsight has no bing provider",
@@ -84,7 +87,6 @@ fn known_list() -> String {
     format!("Use one of: {}.", provider_names().join(", "))
 }
 
-#[allow(dead_code)] // Until the first adapters land.
 /// The API key from `settings`, or `notConfigured` naming what to set.
 pub(crate) fn require_key<'a>(
     provider: &'static str,
@@ -126,7 +128,8 @@ mod tests {
 
     #[test]
     fn bing_and_unknown_names_are_explained() {
-        let client = farsight_net::api_client("farsight-test", std::time::Duration::from_secs(5)).unwrap();
+        let client =
+            farsight_net::api_client("farsight-test", std::time::Duration::from_secs(5)).unwrap();
         let e = build_provider("bing", &ProviderSettings::default(), client.clone()).unwrap_err();
         assert!(e.message().contains("retired"), "{e}");
         let e = build_provider("altavista", &ProviderSettings::default(), client).unwrap_err();
