@@ -1,0 +1,20 @@
+//! The command line: its definition (clap) and what each subcommand does.
+
+mod args;
+mod commands;
+
+pub use args::{Cli, Command, ExtractArgs, FetchArgs, FormatArg, McpArgs};
+pub use commands::run;
+
+/// An error in how farsight was called or configured (exit code 2), as
+/// opposed to a tool that ran and failed (exit code 1).
+#[derive(Debug)]
+pub struct UsageError(pub String);
+
+impl std::fmt::Display for UsageError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for UsageError {}

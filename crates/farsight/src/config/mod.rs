@@ -1,0 +1,317 @@
+//! Configuration, in two stages: [`RawConfig`] is what the user wrote (file,
+//! environment, flags; all optional), [`Config`] is resolved once at start-up
+//! with every default applied.
+
+mod load;
+mod raw;
+mod show;
+
+use std::collections::BTreeMap;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use anyhow::{Context, bail};
+pub use farsight_search::ProviderSettings;
+pub use load::{ConfigSource, default_config_path, load};
+pub use raw::{RawCache, RawConfig, RawFetch, RawSearch, RawServer};
+
+/// The effective configuration: defaults, then the file, then the
+/// environment, then command-line flags.
+#[derive(Debug, Clone, Default, PartialEq)]
+#[non_exhaustive]
+pub struct Config {
+    /// `[fetch]`: how pages are downloaded.
+    pub fetch: FetchConfig,
+    /// `[cache]`: where and how long pages and answers are kept.
+    pub cache: CacheConfig,
+    /// `[server]`: the Streamable HTTP server.
+    pub server: ServerConfig,
+    /// `[search]`: the search tool.
+    pub search: SearchConfig,
+    /// `[providers.NAME]`, with keys from the environment merged in.
+    pub providers: BTreeMap<String, ProviderSettings>,
+}
+
+/// `[fetch]`
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct FetchConfig {
+    /// Whether `web_fetch` is offered at all (`WEB_FETCH_ENABLED`).
+    pub enabled: bool,
+    /// The whole fetch, from connecting to the last byte.
+    pub timeout: Duration,
+    /// Establishing the connection (TCP and TLS).
+    pub connect_timeout: Duration,
+    /// Redirects followed before giving up with `tooManyRedirects`.
+    pub max_redirects: u32,
+    /// Bytes read from a body, counted after decompression.
+    pub max_bytes: u64,
+    /// The `User-Agent` header; its product token is also what robots.txt
+    /// groups are matched against.
+    pub user_agent: String,
+    /// Whether robots.txt is obeyed.
+    pub respect_robots_txt: bool,
+    /// Domains (and their subdomains) never fetched.
+    pub blocked_domains: Vec<String>,
+    /// Lets every private, loopback and link-local address through the guard.
+    pub allow_private_networks: bool,
+    /// Hosts or CIDRs let through the private-network guard.
+    pub allow_hosts: Vec<String>,
+}
+
+/// `[cache]`
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct CacheConfig {
+    /// Whether anything is cached (memory and disk).
+    pub enabled: bool,
+    /// The on-disk store's directory.
+    pub dir: PathBuf,
+    /// How long a fetched page is reused.
+    pub page_ttl: Duration,
+    /// How long a search answer is reused.
+    pub search_ttl: Duration,
+}
+
+/// `[server]`
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct ServerConfig {
+    /// Where `farsight mcp --http` listens.
+    pub addr: SocketAddr,
+    /// The bearer token every HTTP request must carry, when set.
+    pub token: Option<String>,
+    /// Browser origins allowed besides the server's own loopback origins.
+    pub allowed_origins: Vec<String>,
+    /// `Host` header values accepted besides loopback names (for deployments
+    /// behind a name).
+    pub allowed_hosts: Vec<String>,
+    /// Tool calls served at once; beyond it a call is refused as retryable.
+    pub max_in_flight: usize,
+    /// How long a shutdown waits for calls in flight.
+    pub shutdown_grace: Duration,
+}
+
+/// `[search]`
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct SearchConfig {
+    /// Whether `web_search` is offered at all (`WEB_SEARCH_ENABLED`).
+    pub enabled: bool,
+    /// The provider asked first; `None` means the first configured one.
+    pub provider: Option<String>,
+    /// The providers asked after it, in order; `None` means the default order.
+    pub fallbacks: Option<Vec<String>>,
+    /// Results returned when the request does not say.
+    pub max_results: u32,
+    /// Safe search when the request does not say.
+    pub safe_search: bool,
+    /// Time allowed for one provider request.
+    pub timeout: Duration,
+}
+
+/// The default `User-Agent`: browser-compatible, naming farsight so that sites
+/// can tell who is asking and robots.txt groups for `farsight` apply.
+pub fn default_user_agent() -> String {
+    format!(
+        "Mozilla/5.0 (compatible; farsight/{}; +https://github.com/farsight-dev/farsight)",
+        env!("CARGO_PKG_VERSION")
+    )
+}
+
+impl Default for FetchConfig {
+    fn default() -> Self {
+        Self {
+            enabled: true,
+            // The specification's 30 s: slow pages finish, hung ones do not block an agent.
+            timeout: Duration::from_secs(30),
+            connect_timeout: Duration::from_secs(10),
+            max_redirects: 5,
+            // 5 MiB of decoded HTML is far more than any article; beyond it is
+            // usually a data dump or an attack.
+            max_bytes: 5 * 1024 * 1024,
+            user_agent: default_user_agent(),
+            respect_robots_txt: true,
+            blocked_domains: Vec::new(),
+            allow_private_networks: false,
+            allow_hosts: Vec::new(),
+        }
+    }
+}
+
+impl Default for CacheConfig {
+    fn default() -> Self {
+        Self {
+            enabled: true,
+            dir: dirs::cache_dir()
+                .unwrap_or_else(std::env::temp_dir)
+                .join("farsight"),
+            page_ttl: Duration::from_secs(86_400),
+            search_ttl: Duration::from_secs(3_600),
+        }
+    }
+}
+
+impl Default for ServerConfig {
+    fn default() -> Self {
+        Self {
+            addr: SocketAddr::from(([127, 0, 0, 1], 8787)),
+            token: None,
+            allowed_origins: Vec::new(),
+            allowed_hosts: Vec::new(),
+            // Each call holds at most one page (max_bytes) plus its extraction;
+            // 64 keeps a busy server well under a gigabyte.
+            max_in_flight: 64,
+            shutdown_grace: Duration::from_secs(30),
+        }
+    }
+}
+
+impl Default for SearchConfig {
+    fn default() -> Self {
+        Self {
+            enabled: true,
+            provider: None,
+            fallbacks: None,
+            max_results: 5,
+            safe_search: true,
+            timeout: Duration::from_secs(15),
+        }
+    }
+}
+
+impl Config {
+    /// Resolves the layered raw configuration, applying defaults and checking
+    /// values that are well formed but meaningless (a zero timeout).
+    ///
+    /// # Errors
+    ///
+    /// A message naming the setting and what is wrong with it.
+    pub fn resolve(raw: RawConfig) -> anyhow::Result<Self> {
+        let mut c = Config::default();
+        if let Some(f) = raw.fetch {
+            set(&mut c.fetch.enabled, f.enabled);
+            set(
+                &mut c.fetch.timeout,
+                secs(f.timeout_seconds, "fetch.timeout_seconds")?,
+            );
+            set(
+                &mut c.fetch.connect_timeout,
+                secs(f.connect_timeout_seconds, "fetch.connect_timeout_seconds")?,
+            );
+            set(&mut c.fetch.max_redirects, f.max_redirects);
+            if f.max_bytes == Some(0) {
+                bail!("fetch.max_bytes must be at least 1");
+            }
+            set(&mut c.fetch.max_bytes, f.max_bytes);
+            set(&mut c.fetch.user_agent, f.user_agent);
+            set(&mut c.fetch.respect_robots_txt, f.respect_robots_txt);
+            set(&mut c.fetch.blocked_domains, f.blocked_domains);
+            set(
+                &mut c.fetch.allow_private_networks,
+                f.allow_private_networks,
+            );
+            set(&mut c.fetch.allow_hosts, f.allow_hosts);
+        }
+        if let Some(k) = raw.cache {
+            set(&mut c.cache.enabled, k.enabled);
+            set(&mut c.cache.dir, k.dir.map(|d| expand_home(&d)));
+            set(
+                &mut c.cache.page_ttl,
+                k.page_ttl_seconds.map(Duration::from_secs),
+            );
+            set(
+                &mut c.cache.search_ttl,
+                k.search_ttl_seconds.map(Duration::from_secs),
+            );
+        }
+        if let Some(s) = raw.server {
+            if let Some(addr) = s.addr {
+                c.server.addr = addr.parse().with_context(|| {
+                    format!("server.addr {addr:?} is not an address like 127.0.0.1:8787")
+                })?;
+            }
+            set(&mut c.server.token, s.token.map(Some));
+            set(&mut c.server.allowed_origins, s.allowed_origins);
+            set(&mut c.server.allowed_hosts, s.allowed_hosts);
+            if s.max_in_flight == Some(0) {
+                bail!("server.max_in_flight must be at least 1");
+            }
+            set(&mut c.server.max_in_flight, s.max_in_flight);
+            set(
+                &mut c.server.shutdown_grace,
+                s.shutdown_grace_seconds.map(Duration::from_secs),
+            );
+        }
+        if let Some(s) = raw.search {
+            set(&mut c.search.enabled, s.enabled);
+            set(&mut c.search.provider, s.provider.map(Some));
+            set(&mut c.search.fallbacks, s.fallbacks.map(Some));
+            set(&mut c.search.max_results, s.max_results);
+            set(&mut c.search.safe_search, s.safe_search);
+            set(
+                &mut c.search.timeout,
+                secs(s.timeout_seconds, "search.timeout_seconds")?,
+            );
+        }
+        if let Some(p) = raw.providers {
+            c.providers = p;
+        }
+        Ok(c)
+    }
+
+    /// The configuration as TOML, secrets (API keys, the HTTP token) masked.
+    pub fn to_toml_masked(&self) -> String {
+        show::to_toml_masked(self)
+    }
+}
+
+fn set<T>(slot: &mut T, value: Option<T>) {
+    if let Some(v) = value {
+        *slot = v;
+    }
+}
+
+fn secs(value: Option<u64>, name: &str) -> anyhow::Result<Option<Duration>> {
+    match value {
+        Some(0) => bail!("{name} must be at least 1 second"),
+        v => Ok(v.map(Duration::from_secs)),
+    }
+}
+
+fn expand_home(dir: &str) -> PathBuf {
+    match dir.strip_prefix("~/") {
+        Some(rest) => dirs::home_dir().map_or_else(|| PathBuf::from(dir), |h| h.join(rest)),
+        None => PathBuf::from(dir),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_are_the_documented_ones() {
+        let c = Config::resolve(RawConfig::default()).unwrap();
+        assert_eq!(c.fetch.timeout, Duration::from_secs(30));
+        assert_eq!(c.fetch.connect_timeout, Duration::from_secs(10));
+        assert_eq!(c.fetch.max_redirects, 5);
+        assert_eq!(c.fetch.max_bytes, 5 * 1024 * 1024);
+        assert!(c.fetch.respect_robots_txt && !c.fetch.allow_private_networks);
+        assert!(c.fetch.user_agent.contains("farsight/"));
+        assert_eq!(c.cache.page_ttl, Duration::from_secs(86_400));
+        assert_eq!(c.cache.search_ttl, Duration::from_secs(3_600));
+        assert!(c.cache.dir.ends_with("farsight"));
+        assert_eq!(c.server.addr.to_string(), "127.0.0.1:8787");
+    }
+
+    #[test]
+    fn meaningless_values_are_refused_by_name() {
+        let raw = RawConfig::from_toml("[fetch]\ntimeout_seconds = 0\n").unwrap();
+        let err = Config::resolve(raw).unwrap_err();
+        assert!(err.to_string().contains("fetch.timeout_seconds"), "{err}");
+        let raw = RawConfig::from_toml("[server]\naddr = \"nowhere\"\n").unwrap();
+        assert!(format!("{:#}", Config::resolve(raw).unwrap_err()).contains("server.addr"));
+    }
+}

@@ -1,0 +1,84 @@
+//! `farsight config`: the effective configuration as TOML, secrets masked.
+
+use super::{Config, RawCache, RawConfig, RawFetch, RawSearch, RawServer};
+
+const MASK: &str = "********";
+
+fn mask(secret: Option<&String>) -> Option<String> {
+    secret.map(|_| MASK.to_owned())
+}
+
+pub(super) fn to_toml_masked(c: &Config) -> String {
+    let providers = c
+        .providers
+        .iter()
+        .map(|(name, s)| {
+            let mut s = s.clone();
+            s.api_key = mask(s.api_key.as_ref());
+            (name.clone(), s)
+        })
+        .collect();
+    let raw = RawConfig {
+        fetch: Some(RawFetch {
+            enabled: Some(c.fetch.enabled),
+            timeout_seconds: Some(c.fetch.timeout.as_secs()),
+            connect_timeout_seconds: Some(c.fetch.connect_timeout.as_secs()),
+            max_redirects: Some(c.fetch.max_redirects),
+            max_bytes: Some(c.fetch.max_bytes),
+            user_agent: Some(c.fetch.user_agent.clone()),
+            respect_robots_txt: Some(c.fetch.respect_robots_txt),
+            blocked_domains: Some(c.fetch.blocked_domains.clone()),
+            allow_private_networks: Some(c.fetch.allow_private_networks),
+            allow_hosts: Some(c.fetch.allow_hosts.clone()),
+        }),
+        cache: Some(RawCache {
+            enabled: Some(c.cache.enabled),
+            dir: Some(c.cache.dir.display().to_string()),
+            page_ttl_seconds: Some(c.cache.page_ttl.as_secs()),
+            search_ttl_seconds: Some(c.cache.search_ttl.as_secs()),
+        }),
+        server: Some(RawServer {
+            addr: Some(c.server.addr.to_string()),
+            token: mask(c.server.token.as_ref()),
+            allowed_origins: Some(c.server.allowed_origins.clone()),
+            allowed_hosts: Some(c.server.allowed_hosts.clone()),
+            max_in_flight: Some(c.server.max_in_flight),
+            shutdown_grace_seconds: Some(c.server.shutdown_grace.as_secs()),
+        }),
+        search: Some(RawSearch {
+            enabled: Some(c.search.enabled),
+            provider: c.search.provider.clone(),
+            fallbacks: c.search.fallbacks.clone(),
+            max_results: Some(c.search.max_results),
+            safe_search: Some(c.search.safe_search),
+            timeout_seconds: Some(c.search.timeout.as_secs()),
+        }),
+        providers: Some(providers),
+    };
+    // Serialising plain strings, numbers and tables cannot fail; should it
+    // ever, say so rather than print half a file.
+    toml::to_string(&raw).unwrap_or_else(|e| format!("# cannot render the configuration: {e}\n"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::RawConfig;
+    use super::*;
+
+    #[test]
+    fn secrets_are_masked_and_the_output_reads_back() {
+        let raw = RawConfig::from_toml(
+            "[server]\ntoken = \"tok-secret\"\n[providers.brave]\napi_key = \"sk-secret\"\n",
+        )
+        .unwrap();
+        let c = Config::resolve(raw).unwrap();
+        let shown = c.to_toml_masked();
+        assert!(
+            !shown.contains("tok-secret") && !shown.contains("sk-secret"),
+            "{shown}"
+        );
+        assert!(shown.contains(MASK), "{shown}");
+        assert!(shown.contains("timeout_seconds = 30"), "{shown}");
+        RawConfig::from_toml(&shown).unwrap();
+    }
+}

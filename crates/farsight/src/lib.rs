@@ -1,0 +1,30 @@
+//! farsight: the web for AI agents. `web_fetch` downloads one page safely and
+//! returns its readable content; `web_search` (coming) asks search providers.
+//!
+//! One [`Service`] serves every surface: the MCP server ([`mcp`], stdio and
+//! Streamable HTTP), the command line ([`cli`]) and Rust callers.
+//!
+//! ```no_run
+//! # async fn demo() -> anyhow::Result<()> {
+//! use farsight::{CallOptions, Config, FetchRequest, Service};
+//!
+//! let service = Service::new(Config::default())?;
+//! let answer = service.web_fetch(&FetchRequest::new("https://example.com"), CallOptions::default()).await;
+//! println!("{}", answer.content.unwrap_or_default());
+//! # Ok(()) }
+//! ```
+#![deny(missing_docs)]
+
+pub mod cli;
+pub mod config;
+mod logging;
+pub mod mcp;
+pub mod render;
+mod service;
+
+pub use cli::{Cli, UsageError, run};
+pub use config::Config;
+pub use service::{
+    CallOptions, FetchFormat, FetchLink, FetchMetadata, FetchRequest, FetchResponse, FetchStatus,
+    Service, extract_document,
+};

@@ -1,0 +1,134 @@
+//! The MCP server: the tools as an agent sees them. Each tool is a few lines
+//! that call one [`Service`] method; the logic lives in the service.
+
+mod http;
+mod stdio;
+
+use rmcp::handler::server::router::tool::ToolRouter;
+use rmcp::handler::server::tool::schema_for_output;
+use rmcp::handler::server::wrapper::Parameters;
+use rmcp::model::{CallToolResult, ContentBlock, Implementation, ServerCapabilities, ServerConfig};
+use rmcp::{ServerHandler, tool, tool_handler, tool_router};
+
+pub use http::serve_http;
+pub use stdio::serve_stdio;
+
+use crate::render;
+use crate::service::{CallOptions, FetchRequest, FetchResponse, Service};
+
+/// What the model reads about `web_fetch`, adapted from the specification's
+/// "Description for LLM".
+const WEB_FETCH_DESCRIPTION: &str = "\
+Fetches one web page and returns its readable content (main text, without navigation, ads or scripts).
+
+Use it after web_search to:
+1. get the full details behind a promising search result,
+2. extract specific data from a known page (with `selector`, e.g. \".infobox\", \"#article\", \"table\"),
+3. read documentation or articles.
+
+Returns title, content (markdown by default; 'text' or 'html' on request), metadata (description, author, datePublished, siteName) and links. Content longer than maxLength (default 10000 characters) is cut between paragraphs with truncated=true and nextStartIndex: call again with startIndex=nextStartIndex to read on (served from cache, no new download).
+
+Limitations:
+- Does not run JavaScript: pages that render in the browser may come back partial.
+- Some sites block automated access or disallow it in robots.txt.
+- Paywalled content is partial (status 'partial' with a message).
+- Only public http(s) URLs; private network addresses are refused.
+
+On failure the result has status 'error', errorKind, errorCode (the HTTP status, if any), message, suggestion and retryable: read the suggestion before retrying.
+
+Examples:
+- Read documentation: url=\"https://docs.example.com/api\"
+- Extract a Wikipedia infobox: url=\"https://en.wikipedia.org/wiki/Dune:_Part_Two\", selector=\".infobox\"
+- Plain text, fewer tokens: url=\"...\", format=\"text\"";
+
+/// What the model reads about the server as a whole.
+const INSTRUCTIONS: &str = "\
+farsight gives you the web. Use web_fetch to read a page whose URL you know (from the user, a search result or a link in another page). \
+When web_search is offered, use it first to find pages when you do not have a URL, then web_fetch to read the most promising results. \
+Long pages come in windows: follow nextStartIndex only as far as you need. \
+Errors carry a suggestion and say whether retrying can help.";
+
+/// The MCP server: the service behind the tools, and their router.
+#[derive(Clone)]
+pub struct FarsightMcp {
+    service: Service,
+    tool_router: ToolRouter<Self>,
+}
+
+#[tool_router]
+impl FarsightMcp {
+    /// A server offering the tools that the service's configuration enables.
+    pub fn new(service: Service) -> Self {
+        let mut tool_router = Self::tool_router();
+        if !service.fetch_enabled() {
+            tool_router.remove_route("web_fetch");
+        }
+        Self {
+            service,
+            tool_router,
+        }
+    }
+
+    /// The service behind the tools.
+    pub fn service(&self) -> &Service {
+        &self.service
+    }
+
+    #[tool(
+        name = "web_fetch",
+        description = WEB_FETCH_DESCRIPTION,
+        output_schema = schema_for_output::<FetchResponse>(),
+        annotations(
+            title = "Fetch a web page",
+            read_only_hint = true,
+            destructive_hint = false,
+            idempotent_hint = true,
+            open_world_hint = true
+        )
+    )]
+    async fn web_fetch(&self, Parameters(request): Parameters<FetchRequest>) -> CallToolResult {
+        let answer = self
+            .service
+            .web_fetch(&request, CallOptions::default())
+            .await;
+        tool_result(&answer, answer.is_error(), |a| {
+            render::fetch_text(a, "startIndex =")
+        })
+    }
+}
+
+/// A tool result with `structuredContent` and, for text-only clients, a text
+/// block: the answer for a person on success, the error JSON on failure.
+fn tool_result<T: serde::Serialize>(
+    answer: &T,
+    is_error: bool,
+    text_for_person: impl Fn(&T) -> String,
+) -> CallToolResult {
+    let value = match serde_json::to_value(answer) {
+        Ok(v) => v,
+        Err(e) => {
+            return CallToolResult::error(vec![ContentBlock::text(format!(
+                "farsight could not encode its answer: {e}"
+            ))]);
+        }
+    };
+    let mut result = if is_error {
+        CallToolResult::structured_error(value)
+    } else {
+        let text = text_for_person(answer);
+        let mut r = CallToolResult::structured(value);
+        r.content = vec![ContentBlock::text(text)];
+        r
+    };
+    result.is_error = Some(is_error);
+    result
+}
+
+#[tool_handler(router = self.tool_router)]
+impl ServerHandler for FarsightMcp {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(Implementation::new("farsight", env!("CARGO_PKG_VERSION")))
+            .with_instructions(INSTRUCTIONS)
+    }
+}

@@ -1,0 +1,285 @@
+//! `web_fetch`: one page, fetched safely, extracted, cut into a window.
+
+use farsight_extract::{Document, ExtractOptions};
+use farsight_net::{FetchOptions, Page, PageKind};
+
+use super::extract::extract_document;
+use super::model::{FetchLink, FetchMetadata, FetchRequest, FetchResponse, FetchStatus};
+use super::window::window;
+use super::{CallOptions, Service};
+
+const NEEDS_JAVASCRIPT: &str = "No readable content was found in the page's HTML; it likely \
+     needs JavaScript to render, which farsight does not run. Try another source for the same \
+     information.";
+const PAYWALLED: &str = "Content appears to be behind a paywall";
+
+impl Service {
+    /// Fetches `request.url` and returns its readable content, or an error
+    /// answer (`status: "error"`) that says what went wrong and what to do.
+    /// Never fails otherwise: every problem is part of the answer.
+    pub async fn web_fetch(&self, request: &FetchRequest, options: CallOptions) -> FetchResponse {
+        let Some(fetcher) = &self.inner.fetcher else {
+            return FetchResponse {
+                url: request.url.clone(),
+                status: FetchStatus::Error,
+                error_kind: Some("disabled".to_owned()),
+                message: Some("web_fetch is disabled in this farsight configuration".to_owned()),
+                suggestion: Some(
+                    "Unset WEB_FETCH_ENABLED=false or set [fetch].enabled = true".to_owned(),
+                ),
+                retryable: Some(false),
+                ..FetchResponse::default()
+            };
+        };
+        let fetch_options = FetchOptions::new().bypass_cache(options.bypass_cache);
+        match fetcher.fetch(&request.url, &fetch_options).await {
+            Ok(page) => {
+                tracing::debug!(url = %page.url, from_cache = page.from_cache, bytes = page.text.len(), "fetched");
+                page_response(page, request).await
+            }
+            Err(e) => net_error_response(&request.url, &e),
+        }
+    }
+}
+
+/// The answer for a page that arrived.
+async fn page_response(page: Page, request: &FetchRequest) -> FetchResponse {
+    match page.kind {
+        PageKind::Html => {
+            let doc = extract_document(page.text, extract_options(request, Some(&page.url))).await;
+            document_response(page.url, doc, request, page.truncated)
+        }
+        PageKind::Text => text_response(page.url, &page.text, request, page.truncated),
+    }
+}
+
+/// Extraction of local HTML (`farsight extract`): the same answer as for a
+/// fetched page, without the network.
+pub(crate) async fn html_response(
+    html: String,
+    base_url: Option<&str>,
+    request: &FetchRequest,
+) -> FetchResponse {
+    let doc = extract_document(html, extract_options(request, base_url)).await;
+    document_response(base_url.unwrap_or_default().to_owned(), doc, request, false)
+}
+
+fn extract_options(request: &FetchRequest, base_url: Option<&str>) -> ExtractOptions {
+    let mut o = ExtractOptions::new(request.format.into())
+        .include_links(request.include_links)
+        .include_images(request.include_images);
+    if let Some(url) = base_url.filter(|u| !u.is_empty()) {
+        o = o.base_url(url);
+    }
+    if let Some(selector) = request.selector.as_deref().filter(|s| !s.trim().is_empty()) {
+        o = o.selector(selector);
+    }
+    o
+}
+
+fn document_response(
+    url: String,
+    doc: Document,
+    request: &FetchRequest,
+    page_truncated: bool,
+) -> FetchResponse {
+    let mut notes = Vec::new();
+    let mut status = FetchStatus::Success;
+    if doc.content.trim().is_empty() {
+        if page_truncated {
+            return FetchResponse {
+                url,
+                status: FetchStatus::Error,
+                title: doc.title,
+                error_kind: Some("tooLarge".to_owned()),
+                message: Some(
+                    "The page is larger than the download limit and nothing readable arrived \
+                     before the cut"
+                        .to_owned(),
+                ),
+                suggestion: Some(
+                    "Look for a lighter version of the page (a print view, an article URL, an \
+                     API), or raise [fetch].max_bytes"
+                        .to_owned(),
+                ),
+                retryable: Some(false),
+                ..FetchResponse::default()
+            };
+        }
+        status = FetchStatus::Partial;
+        notes.push(NEEDS_JAVASCRIPT.to_owned());
+    } else if doc.paywalled {
+        status = FetchStatus::Partial;
+        notes.push(PAYWALLED.to_owned());
+    }
+    if let Some(selector) = &request.selector {
+        match (&doc.selector_error, doc.selector_matched) {
+            (Some(err), _) => notes.push(format!(
+                "The selector {selector:?} is not valid CSS ({err}); the main content is returned instead."
+            )),
+            (None, Some(false)) => notes.push(format!(
+                "The selector {selector:?} matched nothing; the main content is returned instead."
+            )),
+            _ => {}
+        }
+    }
+    let selector_matched = request
+        .selector
+        .as_ref()
+        .map(|_| doc.selector_matched == Some(true));
+    let mut response = windowed(
+        url,
+        &doc.content,
+        request,
+        page_truncated,
+        &mut status,
+        &mut notes,
+    );
+    response.title = doc.title;
+    response.metadata = Some(FetchMetadata {
+        description: doc.metadata.description,
+        author: doc.metadata.author,
+        date_published: doc.metadata.date_published,
+        site_name: doc.metadata.site_name,
+    });
+    response.links = request.include_links.then(|| {
+        doc.links
+            .into_iter()
+            .map(|l| FetchLink {
+                text: l.text,
+                url: l.url,
+            })
+            .collect()
+    });
+    response.selector = request.selector.clone();
+    response.selector_matched = selector_matched;
+    response.status = status;
+    response.message = (!notes.is_empty()).then(|| notes.join(" "));
+    response
+}
+
+fn text_response(
+    url: String,
+    text: &str,
+    request: &FetchRequest,
+    page_truncated: bool,
+) -> FetchResponse {
+    let mut notes = Vec::new();
+    let mut status = FetchStatus::Success;
+    if request.selector.is_some() {
+        notes.push(
+            "This page is not HTML, so the selector does not apply; the whole text is returned."
+                .to_owned(),
+        );
+    }
+    let mut response = windowed(url, text, request, page_truncated, &mut status, &mut notes);
+    response.selector = request.selector.clone();
+    response.selector_matched = request.selector.as_ref().map(|_| false);
+    response.status = status;
+    response.message = (!notes.is_empty()).then(|| notes.join(" "));
+    response
+}
+
+/// Cuts `content` to the requested window and fills the content fields.
+fn windowed(
+    url: String,
+    content: &str,
+    request: &FetchRequest,
+    page_truncated: bool,
+    status: &mut FetchStatus,
+    notes: &mut Vec<String>,
+) -> FetchResponse {
+    let w = window(content, request.start_index, request.max_length);
+    if request.start_index > 0 && request.start_index >= w.total {
+        notes.push(format!(
+            "startIndex {} is past the end of the content ({} characters).",
+            request.start_index, w.total
+        ));
+    }
+    if page_truncated {
+        *status = FetchStatus::Partial;
+        notes.push(
+            "The page is larger than the download limit; only its beginning was read.".to_owned(),
+        );
+    }
+    FetchResponse {
+        url,
+        status: *status,
+        content: Some(w.text.to_owned()),
+        content_length: Some(w.total),
+        truncated: Some(w.next.is_some() || page_truncated),
+        next_start_index: w.next,
+        ..FetchResponse::default()
+    }
+}
+
+/// The error answer for a fetch that failed.
+fn net_error_response(url: &str, e: &farsight_net::Error) -> FetchResponse {
+    FetchResponse {
+        url: url.to_owned(),
+        status: FetchStatus::Error,
+        error_kind: Some(e.kind().as_str().to_owned()),
+        error_code: e.status(),
+        message: Some(e.message().to_owned()),
+        suggestion: e.suggestion().map(str::to_owned),
+        retryable: Some(e.is_retryable()),
+        retry_after_ms: e.retry_after_ms(),
+        ..FetchResponse::default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn doc(content: &str) -> Document {
+        Document {
+            title: Some("T".to_owned()),
+            content: content.to_owned(),
+            ..Document::default()
+        }
+    }
+
+    #[test]
+    fn empty_content_is_partial_and_says_javascript() {
+        let r = document_response("u".into(), doc(" "), &FetchRequest::new("u"), false);
+        assert_eq!(r.status, FetchStatus::Partial);
+        assert!(r.message.unwrap().contains("JavaScript"));
+    }
+
+    #[test]
+    fn empty_content_of_a_cut_page_is_too_large() {
+        let r = document_response("u".into(), doc(""), &FetchRequest::new("u"), true);
+        assert_eq!(r.status, FetchStatus::Error);
+        assert_eq!(r.error_kind.as_deref(), Some("tooLarge"));
+    }
+
+    #[test]
+    fn paywall_is_partial() {
+        let mut d = doc("Subscribe to read");
+        d.paywalled = true;
+        let r = document_response("u".into(), d, &FetchRequest::new("u"), false);
+        assert_eq!(r.status, FetchStatus::Partial);
+        assert_eq!(r.message.as_deref(), Some(PAYWALLED));
+    }
+
+    #[test]
+    fn a_cut_page_is_marked_truncated_with_a_message() {
+        let r = document_response("u".into(), doc("Some text"), &FetchRequest::new("u"), true);
+        assert_eq!(r.truncated, Some(true));
+        assert_eq!(r.next_start_index, None);
+        assert!(r.message.unwrap().contains("download limit"));
+    }
+
+    #[test]
+    fn unmatched_selector_says_so() {
+        let mut req = FetchRequest::new("u");
+        req.selector = Some(".nope".to_owned());
+        let mut d = doc("main");
+        d.selector_matched = Some(false);
+        let r = document_response("u".into(), d, &req, false);
+        assert_eq!(r.selector_matched, Some(false));
+        assert_eq!(r.selector.as_deref(), Some(".nope"));
+        assert!(r.message.unwrap().contains("matched nothing"));
+    }
+}

@@ -1,0 +1,115 @@
+//! The service every surface calls: the MCP tools, the CLI subcommands and
+//! library users all go through [`Service`], so they answer alike.
+
+mod extract;
+mod fetch;
+mod model;
+mod window;
+
+use std::sync::Arc;
+
+use anyhow::Context;
+use farsight_net::{Cache, Fetcher};
+
+use crate::config::Config;
+
+pub use extract::extract_document;
+pub(crate) use fetch::html_response;
+pub use model::{FetchFormat, FetchLink, FetchMetadata, FetchRequest, FetchResponse, FetchStatus};
+
+/// The long-lived handle behind every tool: cheap to clone (an `Arc` inside),
+/// shared by all calls.
+#[derive(Clone)]
+pub struct Service {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    config: Config,
+    cache: Cache,
+    /// `None` when `web_fetch` is switched off.
+    fetcher: Option<Fetcher>,
+}
+
+/// Per-call options that are not part of the tool's input.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct CallOptions {
+    /// Skip the cache when reading (the fresh answer is still stored).
+    pub bypass_cache: bool,
+}
+
+impl CallOptions {
+    /// Sets [`CallOptions::bypass_cache`].
+    #[must_use]
+    pub fn bypass_cache(mut self, yes: bool) -> Self {
+        self.bypass_cache = yes;
+        self
+    }
+}
+
+impl Service {
+    /// Builds the service: opens the cache (memory, then the on-disk store
+    /// under `[cache].dir`) and the page fetcher.
+    ///
+    /// # Errors
+    ///
+    /// When the fetcher cannot be built from the configuration (a malformed
+    /// `allow_hosts` entry, for instance).
+    pub fn new(config: Config) -> anyhow::Result<Self> {
+        let cache = if !config.cache.enabled {
+            Cache::disabled()
+        } else {
+            Cache::open(&config.cache.dir)
+        };
+        let fetcher = if config.fetch.enabled {
+            let f = &config.fetch;
+            let fetcher = Fetcher::builder()
+                .timeout(f.timeout)
+                .connect_timeout(f.connect_timeout)
+                .max_redirects(f.max_redirects)
+                .max_bytes(f.max_bytes)
+                .user_agent(f.user_agent.clone())
+                .respect_robots_txt(f.respect_robots_txt)
+                .blocked_domains(f.blocked_domains.clone())
+                .allow_private_networks(f.allow_private_networks)
+                .allow_hosts(f.allow_hosts.clone())
+                .cache(cache.clone())
+                .page_ttl(config.cache.page_ttl)
+                .build()
+                .context("cannot set up the page fetcher from [fetch]")?;
+            Some(fetcher)
+        } else {
+            None
+        };
+        Ok(Self {
+            inner: Arc::new(Inner {
+                config,
+                cache,
+                fetcher,
+            }),
+        })
+    }
+
+    /// The configuration the service was built from.
+    pub fn config(&self) -> &Config {
+        &self.inner.config
+    }
+
+    /// The shared cache (pages under `"page"`; other tools add their own
+    /// namespaces, e.g. search answers for `[cache].search_ttl_seconds`).
+    pub fn cache(&self) -> &Cache {
+        &self.inner.cache
+    }
+
+    /// Whether `web_fetch` is offered (`WEB_FETCH_ENABLED` / `[fetch].enabled`).
+    pub fn fetch_enabled(&self) -> bool {
+        self.inner.fetcher.is_some()
+    }
+}
+
+#[allow(dead_code)]
+fn _assert_impls() {
+    fn assert_send_sync<T: Send + Sync + Clone>() {}
+    assert_send_sync::<Service>();
+}
