@@ -64,11 +64,13 @@ impl fmt::Display for ErrorKind {
 ///
 /// `Display` shows the message only; the URL (which may carry tokens in its
 /// query) is never printed by `Display` or `Debug` beyond its origin and path.
+#[derive(Clone)]
 pub struct Error {
     // Boxed so that `Result<Page, Error>` stays small (one pointer for the error).
     inner: Box<Inner>,
 }
 
+#[derive(Clone)]
 struct Inner {
     kind: ErrorKind,
     message: String,

@@ -523,7 +523,7 @@ fn find_refusal<'a>(e: &'a (dyn std::error::Error + 'static)) -> Option<&'a Refu
     None
 }
 
-fn send_error(e: &reqwest::Error, url: &Url) -> Error {
+pub(crate) fn send_error(e: &reqwest::Error, url: &Url) -> Error {
     if let Some(Refused(refusal)) = find_refusal(e) {
         return Error::new(ErrorKind::BlockedUrl, refusal.message())
             .with_suggestion(refusal.suggestion().unwrap_or_default())

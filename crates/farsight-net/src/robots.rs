@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 use url::Url;
 
 use crate::error::{Error, ErrorKind};
+use crate::fetcher::send_error;
 use crate::guard::Guard;
 
 /// The product token farsight matches in `User-agent:` lines.
@@ -75,16 +76,20 @@ impl RobotsCache {
     ) -> Result<(), Error> {
         let origin = url.origin().ascii_serialization();
         // `get_with` makes concurrent fetches of one origin share one download.
+        // `try_get_with` makes concurrent fetches of one origin share one
+        // download; an unreachable site is not cached (it is retried next time).
         let cached = self
             .rules
-            .get_with(origin.clone(), async {
-                let (rules, ttl) = load(client, guard, &origin, timeout.min(ROBOTS_TIMEOUT)).await;
-                Cached {
+            .try_get_with(origin.clone(), async {
+                let (rules, ttl) =
+                    load(client, guard, &origin, timeout.min(ROBOTS_TIMEOUT)).await?;
+                Ok::<_, Error>(Cached {
                     rules: Arc::new(rules),
                     expires_at: Instant::now() + ttl,
-                }
+                })
             })
-            .await;
+            .await
+            .map_err(|e: Arc<Error>| e.as_ref().clone().with_url(url.as_str()))?;
         let target = match url.query() {
             Some(q) => format!("{}?{q}", url.path()),
             None => url.path().to_owned(),
@@ -109,14 +114,17 @@ impl RobotsCache {
     }
 }
 
+/// The rules of one origin and how long to keep them. A site that cannot be
+/// reached at all is an error (network or timeout), not a cached "disallow":
+/// the page itself could not be fetched either.
 async fn load(
     client: &reqwest::Client,
     guard: &Guard,
     origin: &str,
     timeout: Duration,
-) -> (Rules, Duration) {
-    let unreachable = |why: String| {
-        (
+) -> Result<(Rules, Duration), Error> {
+    let disallow = |why: String| {
+        Ok((
             Rules::DisallowAll {
                 why: format!(
                     "{origin}/robots.txt could not be read ({why}); RFC 9309 treats the whole \
@@ -124,20 +132,21 @@ async fn load(
                 ),
             },
             FAILURE_TTL,
-        )
+        ))
     };
     let Ok(mut url) = Url::parse(&format!("{origin}/robots.txt")) else {
-        return unreachable("bad origin".into());
+        return disallow("bad origin".into());
     };
     for _ in 0..=MAX_ROBOTS_REDIRECTS {
         if let Err(e) = guard.check_parsed(&url) {
-            return unreachable(format!("redirected to a refused URL: {}", e.message()));
+            return disallow(format!("redirected to a refused URL: {}", e.message()));
         }
-        let resp = match client.get(url.clone()).timeout(timeout).send().await {
-            Ok(r) => r,
-            Err(e) if e.is_timeout() => return unreachable("timed out".into()),
-            Err(_) => return unreachable("the server could not be reached".into()),
-        };
+        let resp = client
+            .get(url.clone())
+            .timeout(timeout)
+            .send()
+            .await
+            .map_err(|e| send_error(&e, &url))?;
         let status = resp.status();
         if status.is_redirection() {
             let next = resp
@@ -151,26 +160,26 @@ async fn load(
                     continue;
                 }
                 // A redirect without a target: nothing to read, like a 4xx.
-                None => return (Rules::AllowAll, RULES_TTL),
+                None => return Ok((Rules::AllowAll, RULES_TTL)),
             }
         }
         if status.is_success() {
             let body = match read_capped(resp, MAX_ROBOTS_BYTES).await {
                 Ok(b) => b,
-                Err(_) => return unreachable("the body could not be read".into()),
+                Err(_) => return disallow("the body could not be read".into()),
             };
-            return match texting_robots::Robot::new(PRODUCT_TOKEN, &body) {
+            return Ok(match texting_robots::Robot::new(PRODUCT_TOKEN, &body) {
                 Ok(robot) => (Rules::Parsed(Box::new(robot)), RULES_TTL),
                 // Nothing parseable means no rules.
                 Err(_) => (Rules::AllowAll, RULES_TTL),
-            };
+            });
         }
         if status.is_client_error() {
-            return (Rules::AllowAll, RULES_TTL);
+            return Ok((Rules::AllowAll, RULES_TTL));
         }
-        return unreachable(format!("status {}", status.as_u16()));
+        return disallow(format!("status {}", status.as_u16()));
     }
-    unreachable("too many redirects".into())
+    disallow("too many redirects".into())
 }
 
 async fn read_capped(mut resp: reqwest::Response, cap: usize) -> Result<Vec<u8>, reqwest::Error> {

@@ -1,0 +1,187 @@
+use std::time::Duration;
+
+use axum::Router;
+use axum::response::Html;
+use axum::routing::get;
+use farsight_net::{Cache, FetchOptions, normalize_url};
+
+use crate::support::{Hits, builder, serve};
+
+/// A page that counts how often it is downloaded.
+async fn counted_site() -> (String, Hits) {
+    let hits = Hits::default();
+    let h = hits.clone();
+    let app = Router::new().route(
+        "/page",
+        get(move || {
+            h.bump();
+            async { Html("<html><body><p>cached content</p></body></html>") }
+        }),
+    );
+    let addr = serve(app).await;
+    (format!("http://127.0.0.1:{}/page", addr.port()), hits)
+}
+
+#[tokio::test]
+async fn the_second_fetch_comes_from_the_cache() {
+    let (url, hits) = counted_site().await;
+    let f = builder().build().unwrap();
+    let first = f.fetch(&url, &FetchOptions::default()).await.unwrap();
+    assert!(!first.from_cache);
+    // Another spelling of the same URL hits the same entry.
+    let variant = url
+        .replace("/page", "/page#part-2")
+        .replace("http://", "HTTP://");
+    let second = f.fetch(&variant, &FetchOptions::default()).await.unwrap();
+    assert!(second.from_cache);
+    assert_eq!(second.text, first.text);
+    assert_eq!(hits.get(), 1);
+
+    // bypass_cache downloads again (and still writes).
+    let fresh = f
+        .fetch(&url, &FetchOptions { bypass_cache: true })
+        .await
+        .unwrap();
+    assert!(!fresh.from_cache);
+    assert_eq!(hits.get(), 2);
+    assert!(
+        f.fetch(&url, &FetchOptions::default())
+            .await
+            .unwrap()
+            .from_cache
+    );
+    assert_eq!(hits.get(), 2);
+}
+
+#[tokio::test]
+async fn a_disabled_cache_always_downloads() {
+    let (url, hits) = counted_site().await;
+    let f = builder().cache(Cache::disabled()).build().unwrap();
+    f.fetch(&url, &FetchOptions::default()).await.unwrap();
+    f.fetch(&url, &FetchOptions::default()).await.unwrap();
+    assert_eq!(hits.get(), 2);
+}
+
+#[tokio::test]
+async fn pages_survive_a_restart_on_disk() {
+    let dir = tempfile::tempdir().unwrap();
+    let (url, hits) = counted_site().await;
+    {
+        let cache = Cache::open(dir.path());
+        assert!(cache.is_persistent());
+        let f = builder().cache(cache).build().unwrap();
+        f.fetch(&url, &FetchOptions::default()).await.unwrap();
+    }
+    // A new process would open the same directory; the file lock is free now.
+    let cache = Cache::open(dir.path());
+    assert!(cache.is_persistent());
+    let f = builder().cache(cache).build().unwrap();
+    let page = f.fetch(&url, &FetchOptions::default()).await.unwrap();
+    assert!(page.from_cache);
+    assert!(page.text.contains("cached content"));
+    assert_eq!(hits.get(), 1);
+}
+
+#[tokio::test]
+async fn a_locked_store_falls_back_to_memory() {
+    let dir = tempfile::tempdir().unwrap();
+    let first = Cache::open(dir.path());
+    assert!(first.is_persistent());
+    let second = Cache::open(dir.path());
+    assert!(!second.is_persistent());
+    assert!(second.is_enabled());
+    second
+        .put("search", "q", b"answer".to_vec(), Duration::from_secs(60))
+        .await;
+    assert_eq!(
+        second.get("search", "q").await.as_deref(),
+        Some(&b"answer"[..])
+    );
+}
+
+#[tokio::test]
+async fn a_corrupt_store_file_is_not_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("cache.redb"),
+        b"this is not a redb file at all, not even close",
+    )
+    .unwrap();
+    let cache = Cache::open(dir.path());
+    assert!(cache.is_enabled());
+    let (url, _) = counted_site().await;
+    let f = builder().cache(cache).build().unwrap();
+    assert!(f.fetch(&url, &FetchOptions::default()).await.is_ok());
+    assert!(
+        f.fetch(&url, &FetchOptions::default())
+            .await
+            .unwrap()
+            .from_cache
+    );
+}
+
+#[tokio::test]
+async fn a_corrupt_entry_is_a_miss() {
+    let dir = tempfile::tempdir().unwrap();
+    let (url, hits) = counted_site().await;
+    let cache = Cache::open(dir.path());
+    let key = normalize_url(&url).unwrap();
+    cache
+        .put("page", &key, b"{not json".to_vec(), Duration::from_secs(60))
+        .await;
+    let f = builder().cache(cache.clone()).build().unwrap();
+    let page = f.fetch(&url, &FetchOptions::default()).await.unwrap();
+    assert!(!page.from_cache);
+    assert_eq!(hits.get(), 1);
+    // The fresh page replaced the damaged entry.
+    assert!(
+        f.fetch(&url, &FetchOptions::default())
+            .await
+            .unwrap()
+            .from_cache
+    );
+}
+
+#[tokio::test]
+async fn expired_pages_are_downloaded_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let (url, hits) = counted_site().await;
+    let f = builder()
+        .cache(Cache::open(dir.path()))
+        .page_ttl(Duration::from_millis(200))
+        .build()
+        .unwrap();
+    f.fetch(&url, &FetchOptions::default()).await.unwrap();
+    assert!(
+        f.fetch(&url, &FetchOptions::default())
+            .await
+            .unwrap()
+            .from_cache
+    );
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    assert!(
+        !f.fetch(&url, &FetchOptions::default())
+            .await
+            .unwrap()
+            .from_cache
+    );
+    assert_eq!(hits.get(), 2);
+}
+
+#[tokio::test]
+async fn a_blocked_url_is_refused_even_when_cached() {
+    let (url, _) = counted_site().await;
+    let cache = Cache::memory_only();
+    let f = builder().cache(cache.clone()).build().unwrap();
+    f.fetch(&url, &FetchOptions::default()).await.unwrap();
+    // The same cache under a stricter policy.
+    let strict = farsight_net::Fetcher::builder()
+        .cache(cache)
+        .build()
+        .unwrap();
+    let err = strict
+        .fetch(&url, &FetchOptions::default())
+        .await
+        .unwrap_err();
+    assert!(err.is_blocked());
+}

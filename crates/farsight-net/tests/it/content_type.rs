@@ -1,0 +1,122 @@
+use axum::Router;
+use axum::body::Body;
+use axum::extract::Query;
+use axum::http::header;
+use axum::response::Response;
+use axum::routing::get;
+use farsight_net::{ErrorKind, FetchOptions, PageKind};
+
+use crate::support::{fetcher, serve};
+
+#[derive(serde::Deserialize)]
+struct Q {
+    ct: Option<String>,
+    body: Option<String>,
+}
+
+/// `/?ct=TYPE&body=TEXT` answers with that type (none when `ct` is absent).
+async fn typed(Query(q): Query<Q>) -> Response {
+    let mut b = Response::builder();
+    if let Some(ct) = q.ct {
+        b = b.header(header::CONTENT_TYPE, ct);
+    }
+    let body = q.body.unwrap_or_else(|| "hello".into()).into_bytes();
+    b.body(Body::from(body)).unwrap()
+}
+
+async fn base() -> String {
+    let app = Router::new().route("/", get(typed)).route(
+        "/binary",
+        get(|| async {
+            Response::new(Body::from(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR".to_vec()))
+        }),
+    );
+    let addr = serve(app).await;
+    format!("http://127.0.0.1:{}", addr.port())
+}
+
+fn q(s: &str) -> String {
+    url::form_urlencoded::byte_serialize(s.as_bytes()).collect()
+}
+
+#[tokio::test]
+async fn readable_types_become_html_or_text() {
+    let base = base().await;
+    let f = fetcher();
+    for (ct, kind, essence) in [
+        ("text/html; charset=utf-8", PageKind::Html, "text/html"),
+        (
+            "application/xhtml+xml",
+            PageKind::Html,
+            "application/xhtml+xml",
+        ),
+        ("text/plain", PageKind::Text, "text/plain"),
+        ("text/markdown", PageKind::Text, "text/markdown"),
+        ("text/x-markdown", PageKind::Text, "text/x-markdown"),
+        ("application/json", PageKind::Text, "application/json"),
+        ("application/ld+json", PageKind::Text, "application/ld+json"),
+        ("application/xml", PageKind::Text, "application/xml"),
+        ("text/xml", PageKind::Text, "text/xml"),
+        ("application/rss+xml", PageKind::Text, "application/rss+xml"),
+        ("text/csv", PageKind::Text, "text/csv"),
+        ("TEXT/PLAIN; Charset=UTF-8", PageKind::Text, "text/plain"),
+    ] {
+        let url = format!("{base}/?ct={}", q(ct));
+        let page = f.fetch(&url, &FetchOptions::default()).await.unwrap();
+        assert_eq!(page.kind, kind, "{ct}");
+        assert_eq!(page.content_type, essence, "{ct}");
+        assert_eq!(page.text, "hello");
+        assert_eq!(page.status, 200);
+    }
+}
+
+#[tokio::test]
+async fn binary_types_are_unsupported_and_named() {
+    let base = base().await;
+    let f = fetcher();
+    for ct in [
+        "application/pdf",
+        "image/png",
+        "image/svg+xml",
+        "audio/mpeg",
+        "video/mp4",
+        "application/octet-stream",
+        "application/zip",
+    ] {
+        let url = format!("{base}/?ct={}", q(ct));
+        let err = f.fetch(&url, &FetchOptions::default()).await.unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::UnsupportedContent, "{ct}");
+        assert!(err.message().contains(ct), "{ct}: {err}");
+        assert!(err.suggestion().is_some());
+    }
+}
+
+#[tokio::test]
+async fn a_missing_content_type_is_sniffed() {
+    let base = base().await;
+    let f = fetcher();
+    let page = f
+        .fetch(
+            &format!("{base}/?body={}", q("<!DOCTYPE html><html><p>x</p></html>")),
+            &FetchOptions::default(),
+        )
+        .await
+        .unwrap();
+    assert_eq!(page.kind, PageKind::Html);
+    assert_eq!(page.content_type, "");
+
+    let page = f
+        .fetch(
+            &format!("{base}/?body=plain%20words"),
+            &FetchOptions::default(),
+        )
+        .await
+        .unwrap();
+    assert_eq!(page.kind, PageKind::Text);
+
+    let err = f
+        .fetch(&format!("{base}/binary"), &FetchOptions::default())
+        .await
+        .unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::UnsupportedContent);
+}

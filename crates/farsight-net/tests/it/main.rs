@@ -1,0 +1,13 @@
+//! Integration tests: every test runs its own server on 127.0.0.1 and reaches
+//! it only through `allow_hosts`; nothing here touches the internet.
+
+mod cache;
+mod charset;
+mod content_type;
+mod errors;
+mod guard;
+mod redirects;
+mod robots;
+mod size;
+mod support;
+mod timeouts;

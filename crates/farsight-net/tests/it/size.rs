@@ -1,0 +1,140 @@
+use std::io::Write;
+use std::sync::OnceLock;
+
+use axum::Router;
+use axum::body::Body;
+use axum::http::header;
+use axum::response::Response;
+use axum::routing::get;
+use farsight_net::{ErrorKind, FetchOptions, PageKind};
+use flate2::Compression;
+use flate2::write::GzEncoder;
+
+use crate::support::{builder, serve};
+
+const MIB: usize = 1024 * 1024;
+
+/// `prefix` followed by 200 MB of zeros, gzip-compressed (about 200 KB).
+fn bomb(prefix: &[u8]) -> Vec<u8> {
+    let mut gz = GzEncoder::new(Vec::new(), Compression::best());
+    gz.write_all(prefix).unwrap();
+    let zeros = vec![0u8; MIB];
+    for _ in 0..200 {
+        gz.write_all(&zeros).unwrap();
+    }
+    gz.finish().unwrap()
+}
+
+fn bombs() -> &'static (Vec<u8>, Vec<u8>) {
+    static BOMBS: OnceLock<(Vec<u8>, Vec<u8>)> = OnceLock::new();
+    BOMBS.get_or_init(|| {
+        (
+            bomb(b""),
+            bomb(b"<html><head><title>bomb</title></head><body><p>Readable words first.</p>"),
+        )
+    })
+}
+
+fn gzip_response(body: &'static [u8]) -> Response {
+    Response::builder()
+        .header(header::CONTENT_TYPE, "text/html")
+        .header(header::CONTENT_ENCODING, "gzip")
+        .body(Body::from(body))
+        .unwrap()
+}
+
+fn app() -> Router {
+    Router::new()
+        .route("/bomb", get(|| async { gzip_response(&bombs().0) }))
+        .route(
+            "/bomb-with-text",
+            get(|| async { gzip_response(&bombs().1) }),
+        )
+        .route(
+            "/big",
+            get(|| async {
+                Response::builder()
+                    .header(header::CONTENT_TYPE, "text/plain; charset=utf-8")
+                    .body(Body::from("abcdefghij\n".repeat(300_000)))
+                    .unwrap()
+            }),
+        )
+}
+
+/// Peak resident memory of this process, in bytes (Linux).
+fn peak_rss() -> Option<usize> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: usize = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
+/// 200 MB of zeros behind `Content-Encoding: gzip`: decoding stops at the cap,
+/// memory stays bounded, and since nothing readable arrived it is `TooLarge`.
+#[tokio::test]
+async fn a_gzip_bomb_stops_at_the_cap_with_bounded_memory() {
+    let compressed_len = bombs().0.len();
+    assert!(
+        compressed_len < 2 * MIB,
+        "the bomb is {compressed_len} bytes compressed"
+    );
+    let addr = serve(app()).await;
+    let fetcher = builder().max_bytes(MIB as u64).build().unwrap();
+    let before = peak_rss();
+
+    let err = fetcher
+        .fetch(
+            &format!("http://127.0.0.1:{}/bomb", addr.port()),
+            &FetchOptions::default(),
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::TooLarge, "{err}");
+    assert!(err.suggestion().is_some());
+
+    let page = fetcher
+        .fetch(
+            &format!("http://127.0.0.1:{}/bomb-with-text", addr.port()),
+            &FetchOptions::default(),
+        )
+        .await
+        .unwrap();
+    assert!(page.truncated);
+    assert_eq!(page.kind, PageKind::Html);
+    assert!(page.text.starts_with("<html><head><title>bomb"));
+    assert!(page.text.len() <= MIB);
+
+    if let (Some(before), Some(after)) = (before, peak_rss()) {
+        // Reading the bomb whole would add 200 MB; the cap allows a few MiB
+        // (the body, its decoded copy, the cached copy).
+        let grew = after.saturating_sub(before);
+        assert!(grew < 64 * MIB, "peak memory grew by {} MiB", grew / MIB);
+    }
+}
+
+#[tokio::test]
+async fn a_large_plain_body_is_cut_at_max_bytes() {
+    let addr = serve(app()).await;
+    let fetcher = builder().max_bytes(MIB as u64).build().unwrap();
+    let page = fetcher
+        .fetch(
+            &format!("http://127.0.0.1:{}/big", addr.port()),
+            &FetchOptions::default(),
+        )
+        .await
+        .unwrap();
+    assert!(page.truncated);
+    assert_eq!(page.kind, PageKind::Text);
+    assert_eq!(page.text.len(), MIB);
+
+    let roomy = builder().max_bytes(8 * MIB as u64).build().unwrap();
+    let page = roomy
+        .fetch(
+            &format!("http://127.0.0.1:{}/big", addr.port()),
+            &FetchOptions::default(),
+        )
+        .await
+        .unwrap();
+    assert!(!page.truncated);
+    assert_eq!(page.text.len(), 3_300_000);
+}

@@ -1,0 +1,96 @@
+//! Servers and fetchers shared by the test modules.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use axum::Router;
+use farsight_net::{Fetcher, FetcherBuilder};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpListener;
+
+/// Serves `router` on 127.0.0.1 on a free port until the test ends.
+pub async fn serve(router: Router) -> SocketAddr {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move {
+        let _ = axum::serve(listener, router).await;
+    });
+    addr
+}
+
+/// A builder that may reach the test servers (127.0.0.1 only), with short
+/// limits so that failing tests fail fast.
+pub fn builder() -> FetcherBuilder {
+    Fetcher::builder()
+        .allow_hosts(vec!["127.0.0.1".into()])
+        .timeout(Duration::from_secs(10))
+        .connect_timeout(Duration::from_secs(5))
+}
+
+pub fn fetcher() -> Fetcher {
+    builder().build().unwrap()
+}
+
+/// A raw TCP server that counts the connections it accepts and answers each
+/// with a small HTML page: proof of whether anything was sent at all.
+pub struct CountingServer {
+    pub addr: SocketAddr,
+    pub connections: Arc<AtomicUsize>,
+}
+
+impl CountingServer {
+    pub async fn start() -> Self {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let connections = Arc::new(AtomicUsize::new(0));
+        let count = Arc::clone(&connections);
+        tokio::spawn(async move {
+            while let Ok((mut sock, _)) = listener.accept().await {
+                count.fetch_add(1, Ordering::SeqCst);
+                tokio::spawn(async move {
+                    let _ = read_head(&mut sock).await;
+                    let body = "<html><body><p>counted</p></body></html>";
+                    let resp = format!(
+                        "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                        body.len()
+                    );
+                    let _ = sock.write_all(resp.as_bytes()).await;
+                });
+            }
+        });
+        Self { addr, connections }
+    }
+
+    pub fn count(&self) -> usize {
+        self.connections.load(Ordering::SeqCst)
+    }
+}
+
+/// Reads a request head (up to the blank line).
+pub async fn read_head(sock: &mut tokio::net::TcpStream) -> std::io::Result<Vec<u8>> {
+    let mut buf = Vec::new();
+    let mut byte = [0u8; 1024];
+    while !buf.windows(4).any(|w| w == b"\r\n\r\n") {
+        let n = sock.read(&mut byte).await?;
+        if n == 0 {
+            break;
+        }
+        buf.extend_from_slice(&byte[..n]);
+    }
+    Ok(buf)
+}
+
+/// A shared counter for axum handlers.
+#[derive(Clone, Default)]
+pub struct Hits(pub Arc<AtomicUsize>);
+
+impl Hits {
+    pub fn bump(&self) {
+        self.0.fetch_add(1, Ordering::SeqCst);
+    }
+    pub fn get(&self) -> usize {
+        self.0.load(Ordering::SeqCst)
+    }
+}
