@@ -30,9 +30,14 @@ pub trait Provider: Send + Sync + std::fmt::Debug {
 }
 
 pub(crate) mod brave;
+pub(crate) mod duckduckgo;
+pub(crate) mod exa;
 pub(crate) mod google;
 pub(crate) mod http;
+pub(crate) mod jina;
+pub(crate) mod kagi;
 pub(crate) mod operators;
 pub(crate) mod searxng;
 pub(crate) mod serper;
 pub(crate) mod tavily;
+pub(crate) mod wikipedia;

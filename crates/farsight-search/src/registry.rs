@@ -63,6 +63,11 @@ pub fn build_provider(
         "google" => Ok(Arc::new(provider::google::GoogleProvider::new(settings, client)?)),
         "serper" => Ok(Arc::new(provider::serper::SerperProvider::new(settings, client)?)),
         "searxng" => Ok(Arc::new(provider::searxng::SearxngProvider::new(settings, client)?)),
+        "duckduckgo" => Ok(Arc::new(provider::duckduckgo::DuckDuckGoProvider::new(settings, client)?)),
+        "exa" => Ok(Arc::new(provider::exa::ExaProvider::new(settings, client)?)),
+        "jina" => Ok(Arc::new(provider::jina::JinaProvider::new(settings, client)?)),
+        "kagi" => Ok(Arc::new(provider::kagi::KagiProvider::new(settings, client)?)),
+        "wikipedia" => Ok(Arc::new(provider::wikipedia::WikipediaProvider::new(settings, client)?)),
         "bing" => Err(SearchError::new(
             SearchErrorKind::NotConfigured,
             "Bing's Web Search API was retired by Microsoft in August 2025; farsight has no bing provider",
