@@ -1,0 +1,8 @@
+//! Integration tests of the farsight product: the service against local page
+//! servers, the command line, and the MCP server driven by a real MCP client.
+//! Nothing here reaches the internet.
+
+mod cli;
+mod fetch;
+mod mcp_stdio;
+mod support;
