@@ -40,7 +40,7 @@ pub(crate) fn strip(doc: &Document) {
     }
 }
 
-fn is_noise(n: &NodeRef<'_>) -> bool {
+pub(crate) fn is_noise(n: &NodeRef<'_>) -> bool {
     let Some(name) = n.node_name() else {
         return false;
     };

@@ -3,8 +3,7 @@
 
 use dom_query::{Document, NodeId};
 
-use crate::boilerplate;
-use crate::clean;
+use crate::{Engine, boilerplate, clean, density};
 
 /// The chosen content: a document and the roots to render, in order.
 pub(crate) struct MainContent {
@@ -12,41 +11,44 @@ pub(crate) struct MainContent {
     pub roots: Vec<NodeId>,
 }
 
-/// Main-content extraction engines.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Engine {
-    /// dom_smoothie (a Readability.js port).
-    Smoothie,
-    /// The page's body without boilerplate (navigation, headers, footers).
-    Body,
-}
+/// Pages deeper than this skip dom_smoothie: its cost grows with the square
+/// of the depth (20 s for 10,000 nested elements).
+const SMOOTHIE_MAX_DEPTH: usize = 400;
 
 /// Finds the main content of `doc` (already cleaned of hidden elements).
 /// `html` is the original page, re-parsed only when the first engine fails.
-pub(crate) fn main_content(doc: Document, html: &str) -> MainContent {
-    if let Some(found) = run(Engine::Smoothie, doc) {
+pub(crate) fn main_content(doc: Document, html: &str, engine: Engine) -> MainContent {
+    let engine = match engine {
+        Engine::Readability if max_depth(&doc) > SMOOTHIE_MAX_DEPTH => Engine::Density,
+        Engine::Auto if max_depth(&doc) > SMOOTHIE_MAX_DEPTH => Engine::Density,
+        Engine::Auto => Engine::Readability,
+        e => e,
+    };
+    let found = match engine {
+        Engine::Readability => smoothie(doc),
+        _ => density_engine(doc),
+    };
+    if let Some(found) = found {
         return found;
     }
     let doc = Document::from(html);
     clean::remove_hidden(&doc);
-    run(Engine::Body, doc).unwrap_or_else(|| MainContent {
-        doc: Document::default(),
-        roots: Vec::new(),
-    })
+    boilerplate::strip(&doc);
+    match doc.body().map(|b| b.id) {
+        Some(body) => MainContent {
+            roots: vec![body],
+            doc,
+        },
+        None => MainContent {
+            doc: Document::default(),
+            roots: Vec::new(),
+        },
+    }
 }
 
-pub(crate) fn run(engine: Engine, doc: Document) -> Option<MainContent> {
-    match engine {
-        Engine::Smoothie => smoothie(doc),
-        Engine::Body => {
-            boilerplate::strip(&doc);
-            let body = doc.body().map(|b| b.id)?;
-            Some(MainContent {
-                roots: vec![body],
-                doc,
-            })
-        }
-    }
+fn density_engine(doc: Document) -> Option<MainContent> {
+    let roots = density::extract(&doc)?;
+    Some(MainContent { doc, roots })
 }
 
 fn smoothie(doc: Document) -> Option<MainContent> {
@@ -61,8 +63,24 @@ fn smoothie(doc: Document) -> Option<MainContent> {
         return None;
     }
     let root = r.doc.select("#readability-page-1").nodes().first()?.id;
+    density::prune_roots(&r.doc, &[root]);
     Some(MainContent {
         roots: vec![root],
         doc: r.doc,
     })
+}
+
+/// The document's greatest element depth, without recursion.
+fn max_depth(doc: &Document) -> usize {
+    let mut best = 0;
+    let mut stack = vec![(doc.root(), 0usize)];
+    while let Some((n, d)) = stack.pop() {
+        best = best.max(d);
+        for c in n.children_it(false) {
+            if c.is_element() {
+                stack.push((c, d + 1));
+            }
+        }
+    }
+    best
 }

@@ -30,6 +30,21 @@ pub struct ExtractOptions {
     pub include_links: bool,
     /// Keep images (`![alt](url)` in Markdown). Default: false.
     pub include_images: bool,
+    /// The main-content engine. Default: [`Engine::Auto`].
+    pub engine: Engine,
+}
+
+/// Which main-content engine to use; the choices exist to compare them.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Engine {
+    /// The best combination measured (see the crate README).
+    #[default]
+    Auto,
+    /// dom_smoothie, a Readability.js port.
+    Readability,
+    /// farsight's own linear text-density engine.
+    Density,
 }
 
 impl ExtractOptions {
@@ -59,6 +74,13 @@ impl ExtractOptions {
     #[must_use]
     pub fn include_links(mut self, yes: bool) -> Self {
         self.include_links = yes;
+        self
+    }
+
+    /// Chooses the main-content engine.
+    #[must_use]
+    pub fn engine(mut self, engine: Engine) -> Self {
+        self.engine = engine;
         self
     }
 

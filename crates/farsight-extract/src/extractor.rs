@@ -48,7 +48,7 @@ pub fn extract(html: &str, options: &ExtractOptions) -> Document {
         }
     }
 
-    let MainContent { doc, roots } = content::main_content(dom, html);
+    let MainContent { doc, roots } = content::main_content(dom, html, options.engine);
     let nodes: Vec<NodeRef<'_>> = roots.iter().filter_map(|id| doc.tree.get(id)).collect();
     finish(&mut out, &nodes, options, &resolver);
     let chars = out.content.chars().count();

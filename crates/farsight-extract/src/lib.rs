@@ -19,15 +19,21 @@
 mod boilerplate;
 mod clean;
 mod content;
+mod density;
 mod document;
 mod extractor;
 mod links;
 mod metadata;
+mod passage;
 mod paywall;
 mod render;
 mod sanitize;
 mod table;
 mod url_util;
 
-pub use document::{Document, ExtractOptions, Format, Link, Metadata};
+pub use document::{Document, Engine, ExtractOptions, Format, Link, Metadata};
 pub use extractor::extract;
+pub use passage::{
+    Passage, PassageRanker, SKIP_MARKER, Selection, estimate_tokens, rank_passages,
+    select_within_budget, share_budget, split_passages,
+};

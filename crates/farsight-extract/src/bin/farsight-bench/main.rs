@@ -1,7 +1,7 @@
 //! The extraction benchmark.
 //!
 //! ```text
-//! farsight-bench CORPUS_DIR OUT_DIR [--format text|markdown]
+//! farsight-bench CORPUS_DIR OUT_DIR [--format text|markdown] [--engine auto|readability|density]
 //! farsight-bench --scaling
 //! ```
 //!
@@ -25,7 +25,7 @@ mod score;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use farsight_extract::{ExtractOptions, Format, extract};
+use farsight_extract::{Engine, ExtractOptions, Format, extract};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -34,6 +34,7 @@ fn main() {
         return;
     }
     let mut format = Format::Text;
+    let mut engine = Engine::Auto;
     let mut dirs = Vec::new();
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -45,13 +46,23 @@ fn main() {
                     other => die(&format!("--format text|markdown, not {other:?}")),
                 }
             }
+            "--engine" => {
+                engine = match it.next().map(String::as_str) {
+                    Some("auto") => Engine::Auto,
+                    Some("readability") => Engine::Readability,
+                    Some("density") => Engine::Density,
+                    other => die(&format!("--engine auto|readability|density, not {other:?}")),
+                }
+            }
             _ => dirs.push(PathBuf::from(a)),
         }
     }
     let [corpus, out] = dirs.as_slice() else {
-        die("usage: farsight-bench CORPUS_DIR OUT_DIR [--format text|markdown] | --scaling");
+        die(
+            "usage: farsight-bench CORPUS_DIR OUT_DIR [--format text|markdown] [--engine auto|readability|density] | --scaling",
+        );
     };
-    if let Err(e) = bench(corpus, out, format) {
+    if let Err(e) = bench(corpus, out, format, engine) {
         die(&e);
     }
 }
@@ -61,7 +72,7 @@ fn die(msg: &str) -> ! {
     std::process::exit(2);
 }
 
-fn bench(corpus: &Path, out: &Path, format: Format) -> Result<(), String> {
+fn bench(corpus: &Path, out: &Path, format: Format, engine: Engine) -> Result<(), String> {
     std::fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
     let mut ids: Vec<String> = std::fs::read_dir(corpus)
         .map_err(|e| format!("{}: {e}", corpus.display()))?
@@ -88,7 +99,7 @@ fn bench(corpus: &Path, out: &Path, format: Format) -> Result<(), String> {
             .get("articleBody")
             .and_then(|b| b.as_str())
             .unwrap_or("");
-        let mut opts = ExtractOptions::new(format);
+        let mut opts = ExtractOptions::new(format).engine(engine);
         if let Some(u) = url {
             opts = opts.base_url(u);
         }
