@@ -28,7 +28,13 @@ fn choose(body: &[u8], header_charset: Option<&str>, is_html: bool) -> (&'static
     if let Some(enc) = header_charset.and_then(|l| Encoding::for_label(l.trim().as_bytes())) {
         return (enc, 0);
     }
-    if is_html && let Some(enc) = prescan(&body[..body.len().min(PRESCAN_BYTES)]) {
+    let head = &body[..body.len().min(PRESCAN_BYTES)];
+    let declared = if is_html {
+        prescan(head)
+    } else {
+        xml_declaration(head)
+    };
+    if let Some(enc) = declared {
         return (enc, 0);
     }
     let sample = &body[..body.len().min(DETECT_BYTES)];
@@ -97,6 +103,26 @@ pub(crate) fn prescan(bytes: &[u8]) -> Option<&'static Encoding> {
         }
     }
     None
+}
+
+/// The `encoding` of an XML declaration (`<?xml version="1.0" encoding="..."?>`)
+/// at the very start. UTF-16 is left to the byte order mark: a declaration
+/// readable as ASCII cannot be UTF-16.
+fn xml_declaration(head: &[u8]) -> Option<&'static Encoding> {
+    let decl = head.strip_prefix(b"<?xml")?;
+    let end = find(decl, b"?>")?;
+    let decl = &decl[..end];
+    let pos = find(decl, b"encoding")?;
+    let rest = decl[pos + 8..]
+        .trim_ascii_start()
+        .strip_prefix(b"=")?
+        .trim_ascii_start();
+    let (&q, rest) = rest.split_first()?;
+    if q != b'"' && q != b'\'' {
+        return None;
+    }
+    let label = &rest[..rest.iter().position(|&c| c == q)?];
+    Encoding::for_label(label).filter(|e| *e != UTF_16BE && *e != UTF_16LE)
 }
 
 /// Reads one attribute starting at `i`: `(lower-case name, value, next index)`,
@@ -269,6 +295,18 @@ mod tests {
         ] {
             let _ = prescan(html);
         }
+    }
+
+    #[test]
+    fn xml_declaration_names_the_encoding() {
+        let (bytes, _, _) = encoding_rs::WINDOWS_1251
+            .encode("<?xml version=\"1.0\" encoding='windows-1251'?><r>Привет</r>");
+        let (text, enc) = decode(&bytes, None, false);
+        assert_eq!(enc.name(), "windows-1251");
+        assert!(text.ends_with("<r>Привет</r>"));
+        assert_eq!(xml_declaration(b"<?xml version=\"1.0\"?>"), None);
+        assert_eq!(xml_declaration(b"<?xml encoding=\"utf-16\"?>"), None);
+        assert_eq!(xml_declaration(b"<?xml encoding=\"koi8"), None);
     }
 
     #[test]

@@ -311,10 +311,18 @@ impl Fetcher {
             };
         match serde_json::to_vec(&page) {
             Ok(bytes) => {
+                // Also under the final URL: agents read on from the URL they
+                // were given back.
+                if let Some(final_key) = normalize_url(&page.url).filter(|k| *k != key) {
+                    inner
+                        .cache
+                        .put(PAGE_NAMESPACE, &final_key, bytes.clone(), inner.page_ttl)
+                        .await;
+                }
                 inner
                     .cache
                     .put(PAGE_NAMESPACE, &key, bytes, inner.page_ttl)
-                    .await
+                    .await;
             }
             Err(e) => tracing::debug!("page not cached: {e}"),
         }

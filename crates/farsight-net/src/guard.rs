@@ -185,8 +185,17 @@ impl Guard {
     }
 }
 
+/// Lower-case ASCII without a trailing dot; a Unicode name given in the
+/// configuration becomes punycode, as hosts in parsed URLs are.
 fn normalize_name(name: &str) -> String {
-    name.trim_end_matches('.').to_ascii_lowercase()
+    let name = name.trim_end_matches('.');
+    if name.is_ascii() {
+        return name.to_ascii_lowercase();
+    }
+    match url::Host::parse(name) {
+        Ok(url::Host::Domain(d)) => d.trim_end_matches('.').to_owned(),
+        _ => name.to_lowercase(),
+    }
 }
 
 fn is_same_or_subdomain(name: &str, domain: &str) -> bool {
@@ -390,6 +399,9 @@ mod tests {
             assert_eq!(g.check_url(url).unwrap_err().kind(), ErrorKind::BlockedUrl);
         }
         assert!(g.check_url("https://notevil.example/").is_ok());
+        let idn = Guard::new(&["Bücher.example".into()], false, &[]).unwrap();
+        assert!(idn.check_url("https://www.bücher.example/").is_err());
+        assert!(idn.check_url("https://www.xn--bcher-kva.example/").is_err());
     }
 
     #[test]
