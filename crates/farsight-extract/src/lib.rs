@@ -16,6 +16,7 @@
 //! ```
 #![deny(missing_docs)]
 
+mod article_body;
 mod boilerplate;
 mod clean;
 mod content;
