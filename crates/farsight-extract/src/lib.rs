@@ -16,7 +16,6 @@
 //! ```
 #![deny(missing_docs)]
 
-mod article_body;
 mod boilerplate;
 mod clean;
 mod content;
