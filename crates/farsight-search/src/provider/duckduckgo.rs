@@ -27,9 +27,11 @@ use crate::{
 const NAME: &str = "duckduckgo";
 const HTML_ENDPOINT: &str = "https://html.duckduckgo.com/html/";
 const LITE_ENDPOINT: &str = "https://lite.duckduckgo.com/lite/";
-/// One page of the HTML endpoint holds about this many organic results; there
-/// is no count parameter, so the answer is cut to the requested count.
-const MAX_RESULTS: u32 = 20;
+/// The first page of the HTML endpoint holds about ten organic results (the
+/// second starts at offset 10) and asking for more pages needs the page's
+/// `vqd` token, which bot detection watches; there is no count parameter, so
+/// the answer is cut to the requested count.
+const MAX_RESULTS: u32 = 10;
 /// DuckDuckGo refuses queries of 500 characters or more.
 const MAX_QUERY_CHARS: usize = 499;
 /// `wt-wt` is DuckDuckGo's "all regions".

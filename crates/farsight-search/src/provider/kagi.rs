@@ -26,7 +26,7 @@ use crate::{
 
 const NAME: &str = "kagi";
 const ENDPOINT: &str = "https://kagi.com/api/v0/search";
-/// Kagi documents no ceiling for `limit`; one page of its results is this many.
+/// Kagi documents no ceiling for `limit`; this is the contract's own maximum.
 const MAX_RESULTS: u32 = 20;
 
 /// The Kagi Search API adapter.

@@ -261,3 +261,21 @@ async fn a_query_too_long_for_duckduckgo_is_refused_before_sending() {
         .unwrap_err();
     assert_eq!(error.kind(), SearchErrorKind::InvalidQuery);
 }
+
+/// Against the real service, only when `FARSIGHT_LIVE_TESTS=1` (keyless
+/// providers have no key whose presence could opt in).
+#[tokio::test]
+async fn live_duckduckgo_search() {
+    if std::env::var("FARSIGHT_LIVE_TESTS").as_deref() != Ok("1") {
+        eprintln!("skipped: live duckduckgo test (set FARSIGHT_LIVE_TESTS=1 to run it)");
+        return;
+    }
+    let client = farsight_net::api_client("farsight-live-test", Duration::from_secs(30)).unwrap();
+    let provider = build_provider("duckduckgo", &ProviderSettings::default(), client).unwrap();
+    let answer = provider
+        .search(&query("rust programming language"))
+        .await
+        .unwrap_or_else(|e| panic!("live duckduckgo search failed: {e}"));
+    assert!(!answer.results.is_empty(), "live duckduckgo: no results");
+    assert!(answer.results.iter().all(|r| r.url.starts_with("http")));
+}

@@ -181,3 +181,27 @@ async fn a_missing_key_is_not_configured_and_names_the_variable() {
     assert_eq!(error.kind(), SearchErrorKind::NotConfigured);
     assert!(error.message().contains("JINA_API_KEY"), "{error}");
 }
+
+/// Against the real service, only when `JINA_API_KEY` is set.
+#[tokio::test]
+async fn live_jina_search() {
+    let Some(key) = std::env::var("JINA_API_KEY")
+        .ok()
+        .filter(|k| !k.trim().is_empty())
+    else {
+        eprintln!("skipped: live jina test (set JINA_API_KEY to run it)");
+        return;
+    };
+    let settings = ProviderSettings {
+        api_key: Some(key),
+        ..Default::default()
+    };
+    let client = farsight_net::api_client("farsight-live-test", Duration::from_secs(30)).unwrap();
+    let provider = build_provider("jina", &settings, client).unwrap();
+    let answer = provider
+        .search(&query("rust programming language"))
+        .await
+        .unwrap_or_else(|e| panic!("live jina search failed: {e}"));
+    assert!(!answer.results.is_empty(), "live jina: no results");
+    assert!(answer.results.iter().all(|r| r.url.starts_with("http")));
+}

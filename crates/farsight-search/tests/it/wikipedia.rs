@@ -201,3 +201,21 @@ async fn another_language_edition_is_chosen_with_base_url() {
         format!("{}/de-proxy/wiki/Rust_(programming_language)", server.uri())
     );
 }
+
+/// Against the real service, only when `FARSIGHT_LIVE_TESTS=1` (keyless
+/// providers have no key whose presence could opt in).
+#[tokio::test]
+async fn live_wikipedia_search() {
+    if std::env::var("FARSIGHT_LIVE_TESTS").as_deref() != Ok("1") {
+        eprintln!("skipped: live wikipedia test (set FARSIGHT_LIVE_TESTS=1 to run it)");
+        return;
+    }
+    let client = farsight_net::api_client("farsight-live-test", Duration::from_secs(30)).unwrap();
+    let provider = build_provider("wikipedia", &ProviderSettings::default(), client).unwrap();
+    let answer = provider
+        .search(&query("rust programming language"))
+        .await
+        .unwrap_or_else(|e| panic!("live wikipedia search failed: {e}"));
+    assert!(!answer.results.is_empty(), "live wikipedia: no results");
+    assert!(answer.results.iter().all(|r| r.url.starts_with("http")));
+}
