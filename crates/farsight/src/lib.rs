@@ -17,6 +17,7 @@
 
 pub mod cli;
 pub mod config;
+pub mod context;
 mod logging;
 pub mod mcp;
 pub mod render;
