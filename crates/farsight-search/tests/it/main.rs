@@ -1,5 +1,15 @@
-//! The integration tests of farsight-search: each provider against a local
-//! mock server replaying its documented wire format.
+//! The crate's one integration test binary: the engine against the mock
+//! provider, and each adapter against a local server replaying its wire format.
+
+mod support;
+
+mod brave;
+mod engine;
+mod google;
+mod live;
+mod searxng;
+mod serper;
+mod tavily;
 
 mod duckduckgo;
 mod exa;
