@@ -8,6 +8,7 @@
 
 use std::path::Path;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use redb::{ReadableDatabase, TableDefinition};
@@ -21,6 +22,7 @@ const FILE_NAME: &str = "cache.redb";
 const TABLE: TableDefinition<'static, &str, &[u8]> = TableDefinition::new("entries");
 /// Stored values start with this byte, then the expiry (unix ms, big endian).
 const FORMAT_V1: u8 = 1;
+const PURGE_EVERY: u64 = 128;
 
 /// A shared cache handle; cloning it is cheap and clones share the entries.
 #[derive(Clone)]
@@ -31,6 +33,9 @@ pub struct Cache {
 struct Inner {
     memory: moka::future::Cache<String, Entry>,
     disk: Option<Arc<redb::Database>>,
+    /// Counts disk writes, so that every `PURGE_EVERY`th one also drops
+    /// expired entries and a long-running server's file stops growing.
+    writes: AtomicU64,
 }
 
 #[derive(Clone)]
@@ -110,7 +115,11 @@ impl Cache {
             .expire_after(ByEntryExpiry)
             .build();
         Cache {
-            inner: Some(Arc::new(Inner { memory, disk })),
+            inner: Some(Arc::new(Inner {
+                memory,
+                disk,
+                writes: AtomicU64::new(0),
+            })),
         }
     }
 
@@ -167,8 +176,15 @@ impl Cache {
             return;
         }
         let expires_ms = unix_ms(SystemTime::now() + ttl);
-        let written =
-            tokio::task::spawn_blocking(move || write_disk(&db, &k, &value, expires_ms)).await;
+        let purge = inner.writes.fetch_add(1, Ordering::Relaxed) % PURGE_EVERY == PURGE_EVERY - 1;
+        let written = tokio::task::spawn_blocking(move || {
+            write_disk(&db, &k, &value, expires_ms)?;
+            if purge {
+                purge_expired(&db)?;
+            }
+            Ok::<_, BoxError>(())
+        })
+        .await;
         match written {
             Ok(Ok(())) => {}
             Ok(Err(e)) => tracing::warn!("cache write failed: {e}"),
@@ -285,6 +301,23 @@ mod tests {
         assert!(c.get("page", "k").await.is_some());
         tokio::time::sleep(Duration::from_millis(120)).await;
         assert_eq!(c.get("page", "k").await, None);
+    }
+
+    #[tokio::test]
+    async fn disk_entries_expire_and_are_purged() {
+        use redb::ReadableTableMetadata;
+        let dir = tempfile::tempdir().unwrap();
+        let c = Cache::open(dir.path());
+        c.put("page", "old", b"v".to_vec(), Duration::from_millis(30))
+            .await;
+        c.put("page", "new", b"v".to_vec(), Duration::from_secs(600))
+            .await;
+        tokio::time::sleep(Duration::from_millis(80)).await;
+        let db = c.inner.as_ref().unwrap().disk.as_ref().unwrap();
+        assert!(read_disk(db, &compose("page", "old")).is_none());
+        purge_expired(db).unwrap();
+        let txn = db.begin_read().unwrap();
+        assert_eq!(txn.open_table(TABLE).unwrap().len().unwrap(), 1);
     }
 
     #[test]
