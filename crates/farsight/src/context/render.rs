@@ -87,10 +87,10 @@ pub fn render_directive_answer(response: &SearchResponse, depth: SearchDepth) ->
         if count == 1 { "" } else { "s" },
         response.response_time_ms
     );
-    if count == 0 {
-        if let Some(s) = &response.suggestion {
-            let _ = writeln!(out, "\n{s}");
-        }
+    if count == 0
+        && let Some(s) = &response.suggestion
+    {
+        let _ = writeln!(out, "\n{s}");
     }
     for (i, r) in response.results.iter().enumerate() {
         let _ = write!(
@@ -103,15 +103,15 @@ pub fn render_directive_answer(response: &SearchResponse, depth: SearchDepth) ->
         if !r.snippet.is_empty() {
             let _ = writeln!(out, "    \"{}\"", one_line(&r.snippet));
         }
-        if depth == SearchDepth::Deep {
-            if let Some(content) = r.content.as_deref().filter(|c| !c.trim().is_empty()) {
-                out.push('\n');
-                for line in content.trim().lines() {
-                    if line.trim().is_empty() {
-                        out.push('\n');
-                    } else {
-                        let _ = writeln!(out, "    {line}");
-                    }
+        if depth == SearchDepth::Deep
+            && let Some(content) = r.content.as_deref().filter(|c| !c.trim().is_empty())
+        {
+            out.push('\n');
+            for line in content.trim().lines() {
+                if line.trim().is_empty() {
+                    out.push('\n');
+                } else {
+                    let _ = writeln!(out, "    {line}");
                 }
             }
         }
