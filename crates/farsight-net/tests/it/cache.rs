@@ -185,3 +185,37 @@ async fn a_blocked_url_is_refused_even_when_cached() {
         .unwrap_err();
     assert!(err.is_blocked());
 }
+
+/// Prints the median time of a fetch from the local server and from the
+/// cache. Run with
+/// `cargo test -p farsight-net --test it -- --ignored --nocapture local_fetch_timings`.
+#[tokio::test]
+#[ignore = "a measurement, not a check"]
+async fn local_fetch_timings() {
+    let (url, _) = counted_site().await;
+    let f = builder().build().unwrap();
+    let no_cache = FetchOptions { bypass_cache: true };
+    f.fetch(&url, &no_cache).await.unwrap();
+    let mut network = Vec::new();
+    let mut cached = Vec::new();
+    for _ in 0..25 {
+        let t = std::time::Instant::now();
+        f.fetch(&url, &no_cache).await.unwrap();
+        network.push(t.elapsed());
+        let t = std::time::Instant::now();
+        assert!(
+            f.fetch(&url, &FetchOptions::default())
+                .await
+                .unwrap()
+                .from_cache
+        );
+        cached.push(t.elapsed());
+    }
+    network.sort();
+    cached.sort();
+    eprintln!(
+        "median over 25: network {:?}, cache {:?}",
+        network[network.len() / 2],
+        cached[cached.len() / 2]
+    );
+}

@@ -155,3 +155,38 @@ fn bad_allow_hosts_entries_fail_the_build() {
         assert_eq!(err.kind(), ErrorKind::InvalidConfig, "{bad}");
     }
 }
+
+/// The same proof for IPv6 loopback, when this machine has it: a server on
+/// [::1] sees no connection.
+#[tokio::test]
+async fn ipv6_loopback_is_refused_with_nothing_sent() {
+    let Ok(listener) = tokio::net::TcpListener::bind("[::1]:0").await else {
+        eprintln!("skipped: no IPv6 loopback here");
+        return;
+    };
+    let port = listener.local_addr().unwrap().port();
+    let accepted = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let count = std::sync::Arc::clone(&accepted);
+    tokio::spawn(async move {
+        while listener.accept().await.is_ok() {
+            count.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        }
+    });
+    let fetcher = Fetcher::builder()
+        .respect_robots_txt(false)
+        .build()
+        .unwrap();
+    for host in [
+        "[::1]",
+        "[0:0:0:0:0:0:0:1]",
+        "[::ffff:127.0.0.1]",
+        "localhost",
+    ] {
+        let err = fetcher
+            .fetch(&format!("http://{host}:{port}/"), &FetchOptions::default())
+            .await
+            .unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::BlockedUrl, "{host}");
+    }
+    assert_eq!(accepted.load(std::sync::atomic::Ordering::SeqCst), 0);
+}

@@ -166,3 +166,44 @@ async fn an_unreachable_site_is_a_network_error() {
     assert_eq!(err.kind(), ErrorKind::Network, "{err}");
     assert!(err.is_retryable());
 }
+
+/// The robots.txt fetch goes through the same guard: a robots.txt that
+/// redirects into a private network is not followed, and the site counts as
+/// disallowed.
+#[tokio::test]
+async fn a_robots_txt_redirect_into_a_private_network_is_not_followed() {
+    let app = Router::new()
+        .route(
+            "/robots.txt",
+            get(|| async { Redirect::temporary("http://10.0.0.1/robots.txt") }),
+        )
+        .fallback(|| async { Html("<p>ok</p>") });
+    let addr = serve(app).await;
+    let err = fetcher()
+        .fetch(
+            &format!("http://127.0.0.1:{}/page", addr.port()),
+            &FetchOptions::default(),
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::RobotsDisallowed, "{err}");
+    assert!(err.message().contains("refused"), "{err}");
+}
+
+/// Concurrent fetches from one origin share one robots.txt download.
+#[tokio::test]
+async fn concurrent_fetches_share_one_robots_download() {
+    let (base, hits) = site(StatusCode::OK, RULES).await;
+    let f = fetcher();
+    let tasks: Vec<_> = (0..8)
+        .map(|i| {
+            let f = f.clone();
+            let url = format!("{base}/page/{i}");
+            tokio::spawn(async move { f.fetch(&url, &FetchOptions::default()).await })
+        })
+        .collect();
+    for t in tasks {
+        assert!(t.await.unwrap().is_ok());
+    }
+    assert_eq!(hits.get(), 1);
+}
