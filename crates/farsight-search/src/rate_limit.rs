@@ -29,6 +29,14 @@ impl RateLimit {
         }
     }
 
+    /// The budget in a provider's settings (`requests_per_second`, `burst`
+    /// defaulting to 1), or `None` when no rate is set.
+    pub fn from_settings(settings: &crate::ProviderSettings) -> Option<Self> {
+        settings
+            .requests_per_second
+            .map(|rps| Self::new(rps, settings.burst.unwrap_or(1)))
+    }
+
     /// The budget applied when none is configured: Brave's free plan allows
     /// 1 request per second, and DuckDuckGo's HTML endpoint answers bursts with
     /// its anomaly page; the others enforce their limits with 429s, which the

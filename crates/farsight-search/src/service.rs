@@ -38,6 +38,7 @@ struct Inner {
     default_safe_search: bool,
     cache: Option<Arc<dyn SearchCache>>,
     cache_ttl: Duration,
+    timeout: Duration,
 }
 
 struct Entry {
@@ -67,6 +68,7 @@ pub struct SearchServiceBuilder {
     safe_search: bool,
     cache: Option<Arc<dyn SearchCache>>,
     cache_ttl: Duration,
+    timeout: Duration,
     error: Option<SearchError>,
 }
 
@@ -83,6 +85,8 @@ impl Default for SearchServiceBuilder {
             cache: None,
             // Search answers change slowly; an hour saves credits on repeated questions.
             cache_ttl: Duration::from_secs(3600),
+            // Search APIs answer in 1-3 s; 15 s is a provider in trouble.
+            timeout: Duration::from_secs(15),
             error: None,
         }
     }
@@ -164,6 +168,21 @@ impl SearchServiceBuilder {
         self
     }
 
+    /// How long one call to a provider may take; the retry after a timeout
+    /// gets twice as long. Default: 15 s. Build the HTTP client given to the
+    /// providers with a timeout of at least twice this, so the engine's limit
+    /// is the one that applies.
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        if timeout.is_zero() {
+            self.error.get_or_insert(SearchError::new(
+                SearchErrorKind::NotConfigured,
+                "the search timeout must be above zero",
+            ));
+        }
+        self.timeout = timeout;
+        self
+    }
+
     /// The service.
     ///
     /// # Errors
@@ -202,6 +221,7 @@ impl SearchServiceBuilder {
                 default_safe_search: self.safe_search,
                 cache: self.cache,
                 cache_ttl: self.cache_ttl,
+                timeout: self.timeout,
             }),
         })
     }
@@ -287,7 +307,7 @@ impl SearchService {
                 topic: normalized.topic,
                 depth: normalized.depth,
             };
-            match call_with_retries(entry, &query).await {
+            match call_with_retries(entry, &query, self.inner.timeout).await {
                 Ok(answer) => {
                     let response = build_response(
                         &request.query,
@@ -459,6 +479,7 @@ fn cache_key(normalized: &Normalized) -> Option<String> {
 async fn call_with_retries(
     entry: &Entry,
     query: &ProviderQuery,
+    timeout: Duration,
 ) -> Result<ProviderAnswer, SearchError> {
     let name = entry.provider.name();
     let policy = entry.policy;
@@ -470,7 +491,21 @@ async fn call_with_retries(
         if let Some(limiter) = &entry.limiter {
             limiter.acquire(name).await?;
         }
-        let error = match entry.provider.search(query).await {
+        // The retry after a timeout gets twice as long, as the design asks.
+        let limit = if timeouts == 0 {
+            timeout
+        } else {
+            timeout.saturating_mul(2)
+        };
+        let outcome = match tokio::time::timeout(limit, entry.provider.search(query)).await {
+            Ok(outcome) => outcome,
+            Err(_) => Err(SearchError::new(
+                SearchErrorKind::Timeout,
+                format!("{name} did not answer within {} ms", limit.as_millis()),
+            )
+            .with_suggestion("Try again; the provider may be slow right now.")),
+        };
+        let error = match outcome {
             Ok(answer) => return Ok(answer),
             Err(e) if e.provider().is_none() => e.with_provider(name),
             Err(e) => e,

@@ -740,3 +740,40 @@ async fn safe_search_default_comes_from_the_builder() {
     let safe: Vec<bool> = mock.requests().iter().map(|r| r.safe_search).collect();
     assert_eq!(safe, [true, false, true]);
 }
+
+#[tokio::test(start_paused = true)]
+async fn a_timeout_is_retried_once_with_twice_the_time() {
+    // 20 s: too slow for the first 15 s attempt, in time for the 30 s retry.
+    let slow = Arc::new(
+        MockProvider::new("slow")
+            .with_latency(Duration::from_secs(20))
+            .respond("qq", results(1)),
+    );
+    let s = SearchService::builder()
+        .provider(slow.clone())
+        .timeout(Duration::from_secs(15))
+        .build()
+        .expect("service");
+    let started = Instant::now();
+    let a = s
+        .search(SearchRequest::new("qq"))
+        .await
+        .expect("answered by the retry");
+    assert_eq!(a.results.len(), 1);
+    assert_eq!(slow.request_count(), 2);
+    assert_eq!(started.elapsed().as_secs(), 35);
+
+    let stuck = Arc::new(MockProvider::new("stuck").with_latency(Duration::from_secs(100)));
+    let s = SearchService::builder()
+        .provider(stuck.clone())
+        .timeout(Duration::from_secs(1))
+        .build()
+        .expect("service");
+    let e = s
+        .search(SearchRequest::new("qq"))
+        .await
+        .expect_err("times out twice");
+    assert_eq!(e.kind(), SearchErrorKind::Timeout);
+    assert_eq!(e.provider(), Some("stuck"));
+    assert_eq!(stuck.request_count(), 2);
+}
