@@ -387,7 +387,11 @@ impl Fetcher {
             if !visited.insert(visit_key(&next)) {
                 return Err(Error::new(
                     ErrorKind::TooManyRedirects,
-                    format!("redirect loop: {next} redirects back to a URL already visited"),
+                    format!(
+                        "redirect loop: {} on {} redirects back to a URL already visited",
+                        url.path(),
+                        url.host_str().unwrap_or("the site"),
+                    ),
                 )
                 .with_suggestion("The site's redirects go in a circle (often a cookie or login wall); use another source.")
                 .with_url(url.as_str()));
