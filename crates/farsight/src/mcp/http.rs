@@ -1,13 +1,218 @@
-//! MCP over Streamable HTTP.
+//! MCP over Streamable HTTP at `/mcp` (stateless), with `GET /healthz`, a
+//! bearer token, Origin and Host validation, a bound on calls in flight and a
+//! graceful drain on SIGTERM / Ctrl-C.
 
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use anyhow::Context;
+use axum::Router;
+use axum::extract::{Request, State};
+use axum::http::{StatusCode, header};
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
+
+use super::FarsightMcp;
+use crate::cli::UsageError;
+use crate::config::ServerConfig;
 use crate::service::Service;
 
-/// Serves the tools over Streamable HTTP at `/mcp`.
+/// Serves the tools over Streamable HTTP at `http://[server].addr/mcp` until
+/// SIGTERM or Ctrl-C, then lets the calls in flight finish (at most
+/// `[server].shutdown_grace_seconds`).
 ///
 /// # Errors
 ///
-/// When the address cannot be bound.
+/// A [`UsageError`] when asked to listen beyond loopback without a token;
+/// an error when the address cannot be bound.
 pub async fn serve_http(service: Service) -> anyhow::Result<()> {
-    let _ = service;
-    anyhow::bail!("the HTTP transport is not available yet")
+    let settings = service.config().server.clone();
+    let addr = settings.addr;
+    if !addr.ip().is_loopback() && settings.token.is_none() {
+        return Err(UsageError(format!(
+            "refusing to serve MCP on {addr} without a bearer token: anyone who can reach \
+             this address could use farsight. Set FARSIGHT_HTTP_TOKEN (or [server].token), \
+             or listen on 127.0.0.1"
+        ))
+        .into());
+    }
+    let listener = tokio::net::TcpListener::bind(addr)
+        .await
+        .with_context(|| format!("cannot listen on {addr}"))?;
+    let local = listener
+        .local_addr()
+        .context("cannot read the bound address")?;
+    let (app, cancel) = router(service, &settings, local);
+    // Always shown, whatever the log level: it is how a person (or a test)
+    // learns the port when asked for port 0.
+    eprintln!("farsight: serving MCP at http://{local}/mcp");
+
+    let (drain_tx, drain_rx) = tokio::sync::oneshot::channel::<()>();
+    let server = axum::serve(listener, app).with_graceful_shutdown(async move {
+        shutdown_signal().await;
+        tracing::info!("shutting down: no new connections, draining calls in flight");
+        let _ = drain_tx.send(());
+    });
+    let grace = settings.shutdown_grace;
+    tokio::select! {
+        served = server => served.context("the HTTP server failed")?,
+        () = async move {
+            if drain_rx.await.is_ok() {
+                tokio::time::sleep(grace).await;
+            } else {
+                std::future::pending::<()>().await;
+            }
+        } => tracing::warn!("calls were still running after {grace:?}; exiting anyway"),
+    }
+    cancel.cancel();
+    Ok(())
+}
+
+/// The whole HTTP application: `/mcp` behind the token check, `/healthz`.
+/// Also returns the MCP service's cancellation token, to end it on shutdown.
+fn router(service: Service, settings: &ServerConfig, local: SocketAddr) -> (Router, CancelHandle) {
+    let mut config = StreamableHttpServerConfig::default()
+        // Stateless: any instance can answer any request, and there is no
+        // session state to lose when one restarts.
+        .with_legacy_session_mode(false)
+        .with_json_response(true)
+        .with_allowed_origins(allowed_origins(settings))
+        .enforce_origin_validation();
+    config = if settings.allowed_hosts.iter().any(|h| h == "*")
+        || (!local.ip().is_loopback() && settings.allowed_hosts.is_empty())
+    {
+        // Host checks protect a token-less local server from DNS rebinding; a
+        // non-loopback server always has a token, which covers that.
+        config.disable_allowed_hosts()
+    } else {
+        let mut hosts = vec![
+            "localhost".to_owned(),
+            "127.0.0.1".to_owned(),
+            "::1".to_owned(),
+        ];
+        hosts.extend(settings.allowed_hosts.iter().cloned());
+        config.with_allowed_hosts(hosts)
+    };
+    let cancel = CancelHandle(Box::new({
+        let token = config.cancellation_token.clone();
+        move || token.cancel()
+    }));
+    let mcp = FarsightMcp::new(service).with_call_limit(settings.max_in_flight);
+    let mcp_service = StreamableHttpService::new(
+        move || Ok(mcp.clone()),
+        Arc::new(LocalSessionManager::default()),
+        config,
+    );
+    let token = settings.token.clone().map(Arc::<str>::from);
+    let app = Router::new()
+        .nest_service("/mcp", mcp_service)
+        .layer(middleware::from_fn_with_state(token, require_token))
+        .route("/healthz", get(healthz));
+    (app, cancel)
+}
+
+/// Ends the MCP service when called.
+struct CancelHandle(Box<dyn FnOnce() + Send>);
+
+impl CancelHandle {
+    fn cancel(self) {
+        (self.0)();
+    }
+}
+
+/// The server's own loopback origins (any port), then the configured ones.
+fn allowed_origins(settings: &ServerConfig) -> Vec<String> {
+    let mut origins: Vec<String> = ["localhost", "127.0.0.1", "[::1]"]
+        .iter()
+        .flat_map(|h| [format!("http://{h}:*"), format!("https://{h}:*")])
+        .collect();
+    origins.extend(settings.allowed_origins.iter().cloned());
+    origins
+}
+
+async fn healthz() -> impl IntoResponse {
+    (
+        [(header::CONTENT_TYPE, "application/json")],
+        "{\"status\":\"ok\"}",
+    )
+}
+
+/// Refuses a request without the configured bearer token.
+async fn require_token(
+    State(token): State<Option<Arc<str>>>,
+    request: Request,
+    next: Next,
+) -> Response {
+    let Some(expected) = token else {
+        return next.run(request).await;
+    };
+    let given = request
+        .headers()
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| {
+            v.strip_prefix("Bearer ")
+                .or_else(|| v.strip_prefix("bearer "))
+        });
+    match given {
+        Some(g) if constant_time_eq(g.trim().as_bytes(), expected.as_bytes()) => {
+            next.run(request).await
+        }
+        _ => (
+            StatusCode::UNAUTHORIZED,
+            [
+                (header::WWW_AUTHENTICATE, "Bearer"),
+                (header::CONTENT_TYPE, "application/json"),
+            ],
+            "{\"error\":\"missing or wrong bearer token: send Authorization: Bearer <FARSIGHT_HTTP_TOKEN>\"}",
+        )
+            .into_response(),
+    }
+}
+
+/// Compares without an early exit, so response timing does not reveal how
+/// much of a guessed token was right.
+fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        if tokio::signal::ctrl_c().await.is_err() {
+            std::future::pending::<()>().await;
+        }
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {},
+        () = term => {},
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn token_comparison() {
+        assert!(constant_time_eq(b"abc", b"abc"));
+        assert!(!constant_time_eq(b"abc", b"abd"));
+        assert!(!constant_time_eq(b"abc", b"abcd"));
+    }
 }

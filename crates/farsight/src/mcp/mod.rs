@@ -1,6 +1,8 @@
 //! The MCP server: the tools as an agent sees them. Each tool is a few lines
 //! that call one [`Service`] method; the logic lives in the service.
 
+use std::sync::Arc;
+
 mod http;
 mod stdio;
 
@@ -9,12 +11,17 @@ use rmcp::handler::server::tool::schema_for_output;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{CallToolResult, ContentBlock, Implementation, ServerCapabilities, ServerConfig};
 use rmcp::{ServerHandler, tool, tool_handler, tool_router};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 pub use http::serve_http;
 pub use stdio::serve_stdio;
 
 use crate::render;
-use crate::service::{CallOptions, FetchRequest, FetchResponse, Service};
+use crate::service::{CallOptions, FetchRequest, FetchResponse, FetchStatus, Service};
+
+/// How long a refused call is told to wait: calls take tens of milliseconds
+/// to seconds, so a second frees a slot most of the time.
+const OVERLOADED_RETRY_MS: u64 = 1_000;
 
 /// What the model reads about `web_fetch`, adapted from the specification's
 /// "Description for LLM".
@@ -53,6 +60,8 @@ Errors carry a suggestion and say whether retrying can help.";
 pub struct FarsightMcp {
     service: Service,
     tool_router: ToolRouter<Self>,
+    /// Calls allowed at once (HTTP); `None` means no bound (stdio, one client).
+    calls: Option<Arc<Semaphore>>,
 }
 
 #[tool_router]
@@ -66,7 +75,36 @@ impl FarsightMcp {
         Self {
             service,
             tool_router,
+            calls: None,
         }
+    }
+
+    /// Bounds the tool calls served at once; beyond `max` a call is answered
+    /// at once with a retryable error rather than queued without limit.
+    #[must_use]
+    pub fn with_call_limit(mut self, max: usize) -> Self {
+        self.calls = Some(Arc::new(Semaphore::new(max.max(1))));
+        self
+    }
+
+    /// A permit for one call, or the error answer when the server is full.
+    fn admit(&self, url: &str) -> Result<Option<OwnedSemaphorePermit>, CallToolResult> {
+        let Some(calls) = &self.calls else {
+            return Ok(None);
+        };
+        calls.clone().try_acquire_owned().map(Some).map_err(|_| {
+            let answer = FetchResponse {
+                url: url.to_owned(),
+                status: FetchStatus::Error,
+                error_kind: Some("overloaded".to_owned()),
+                message: Some("farsight is serving as many calls as it is allowed to at once".to_owned()),
+                suggestion: Some("Retry in a moment; the server's [server].max_in_flight bounds concurrent calls".to_owned()),
+                retryable: Some(true),
+                retry_after_ms: Some(OVERLOADED_RETRY_MS),
+                ..FetchResponse::default()
+            };
+            tool_result(&answer, true, |_| String::new())
+        })
     }
 
     /// The service behind the tools.
@@ -87,6 +125,10 @@ impl FarsightMcp {
         )
     )]
     async fn web_fetch(&self, Parameters(request): Parameters<FetchRequest>) -> CallToolResult {
+        let _permit = match self.admit(&request.url) {
+            Ok(permit) => permit,
+            Err(refused) => return refused,
+        };
         let answer = self
             .service
             .web_fetch(&request, CallOptions::default())
