@@ -433,7 +433,17 @@ impl SearchService {
         }
         let configured = self.provider_names().join(", ");
         if let Some(known) = registry::provider_names().iter().find(|&&n| n == name) {
-            let e = registry::not_configured(known, "its configuration");
+            let e = if registry::provider_env_vars(known).is_empty() {
+                // A keyless provider is missing only because the chain leaves it out.
+                SearchError::new(
+                    SearchErrorKind::NotConfigured,
+                    format!("{known} is not in the configured provider chain"),
+                )
+                .with_provider(*known)
+                .with_suggestion(format!("Add {known} to [search].providers."))
+            } else {
+                registry::not_configured(known, "its configuration")
+            };
             let suggestion = format!(
                 "{} Configured now: {}.",
                 e.suggestion().unwrap_or(""),

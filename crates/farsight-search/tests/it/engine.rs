@@ -777,3 +777,21 @@ async fn a_timeout_is_retried_once_with_twice_the_time() {
     assert_eq!(e.provider(), Some("stuck"));
     assert_eq!(stuck.request_count(), 2);
 }
+
+#[tokio::test]
+async fn a_keyless_provider_left_out_of_the_chain_says_so() {
+    let s = service(vec![Arc::new(MockProvider::new("brave"))]);
+    let e = s
+        .search(SearchRequest {
+            provider: Some("wikipedia".into()),
+            ..SearchRequest::new("qq")
+        })
+        .await
+        .expect_err("not in chain");
+    assert_eq!(e.kind(), SearchErrorKind::NotConfigured);
+    assert!(e.message().contains("chain"), "{e}");
+    assert!(
+        e.suggestion().unwrap_or("").contains("[search].providers"),
+        "{e:?}"
+    );
+}
