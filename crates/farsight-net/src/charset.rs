@@ -220,6 +220,25 @@ fn starts_with_ci(hay: &[u8], prefix: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn decoding_never_panics(
+            bytes in proptest::collection::vec(any::<u8>(), 0..4096),
+            label in proptest::option::of("[a-zA-Z0-9_-]{0,12}"),
+            html in any::<bool>(),
+        ) {
+            let _ = decode(&bytes, label.as_deref(), html);
+            let _ = prescan(&bytes);
+            let _ = xml_declaration(&bytes);
+        }
+
+        #[test]
+        fn prescan_never_panics_on_markup_like_input(s in "(<meta|<!--|-->|<|>|=|'|\"|charset|http-equiv|content| |/|[a-z0-9;-])*") {
+            let _ = prescan(s.as_bytes());
+        }
+    }
 
     #[test]
     fn bom_beats_header_and_meta() {

@@ -63,6 +63,7 @@ pub(crate) fn classify(essence: &str) -> Option<PageKind> {
 /// For a response without `Content-Type`: HTML if it starts like HTML, text
 /// if it looks like text, `None` if it looks binary.
 pub(crate) fn sniff(head: &[u8]) -> Option<PageKind> {
+    let head = head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(head);
     let start = head
         .iter()
         .position(|b| !b.is_ascii_whitespace())
@@ -101,6 +102,17 @@ pub(crate) fn sniff(head: &[u8]) -> Option<PageKind> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn parse_and_sniff_never_panic(header in ".*", bytes in proptest::collection::vec(any::<u8>(), 0..2048)) {
+            if let Some(m) = parse(&header) {
+                let _ = classify(&m.essence);
+            }
+            let _ = sniff(&bytes);
+        }
+    }
 
     #[test]
     fn parses_essence_and_charset() {
@@ -152,6 +164,7 @@ mod tests {
     fn sniffs_html_text_and_binary() {
         assert_eq!(sniff(b"\n  <!DOCTYPE html><html>"), Some(PageKind::Html));
         assert_eq!(sniff(b"<html lang=en>"), Some(PageKind::Html));
+        assert_eq!(sniff(b"\xEF\xBB\xBF<!doctype html>"), Some(PageKind::Html));
         assert_eq!(sniff(b"just some words"), Some(PageKind::Text));
         assert_eq!(sniff(b"%PDF-1.7\n\x00\x01\x02"), None);
         assert_eq!(sniff(b"\x89PNG\r\n\x1a\n"), None);

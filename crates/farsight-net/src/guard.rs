@@ -304,6 +304,27 @@ fn v6_reason(ip: Ipv6Addr) -> Option<&'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn checking_never_panics(s in ".*") {
+            let _ = guard().check_url(&s);
+            let _ = guard().check_url(&format!("http://{s}/"));
+        }
+
+        /// Whatever notation an address is written in, the guard judges the
+        /// address: every IPv4-mapped form agrees with the plain IPv4 form.
+        #[test]
+        fn mapped_and_plain_ipv4_agree(a in any::<u32>()) {
+            let v4 = Ipv4Addr::from(a);
+            let mapped = IpAddr::V6(v4.to_ipv6_mapped());
+            prop_assert_eq!(non_public_reason(IpAddr::V4(v4)).is_some(), non_public_reason(mapped).is_some());
+            let decimal = format!("http://{a}/");
+            let plain = format!("http://{v4}/");
+            prop_assert_eq!(guard().check_url(&decimal).is_ok(), guard().check_url(&plain).is_ok());
+        }
+    }
 
     fn guard() -> Guard {
         Guard::new(&["evil.example".into()], false, &[]).unwrap()

@@ -168,10 +168,13 @@ async fn load(
                 Ok(b) => b,
                 Err(_) => return disallow("the body could not be read".into()),
             };
-            return Ok(match texting_robots::Robot::new(PRODUCT_TOKEN, &body) {
-                Ok(robot) => (Rules::Parsed(Box::new(robot)), RULES_TTL),
-                // Nothing parseable means no rules.
-                Err(_) => (Rules::AllowAll, RULES_TTL),
+            // The file is the site's to write, so a parser panic on it must not
+            // take the process down; like an unparseable file, it means no rules.
+            let parsed =
+                std::panic::catch_unwind(|| texting_robots::Robot::new(PRODUCT_TOKEN, &body));
+            return Ok(match parsed {
+                Ok(Ok(robot)) => (Rules::Parsed(Box::new(robot)), RULES_TTL),
+                Ok(Err(_)) | Err(_) => (Rules::AllowAll, RULES_TTL),
             });
         }
         if status.is_client_error() {
