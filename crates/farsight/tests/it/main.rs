@@ -4,5 +4,6 @@
 
 mod cli;
 mod fetch;
+mod mcp_http;
 mod mcp_stdio;
 mod support;

@@ -51,6 +51,15 @@ impl PageServer {
     }
 
     pub async fn with_pages(pages: HashMap<&'static str, Canned>) -> PageServer {
+        Self::with_delay(pages, "", std::time::Duration::ZERO).await
+    }
+
+    /// Serves `pages`, answering `slow_path` only after `delay`.
+    pub async fn with_delay(
+        pages: HashMap<&'static str, Canned>,
+        slow_path: &'static str,
+        delay: std::time::Duration,
+    ) -> PageServer {
         let hits: Arc<Mutex<HashMap<String, usize>>> = Arc::default();
         let pages = Arc::new(pages);
         let counter = hits.clone();
@@ -63,6 +72,9 @@ impl PageServer {
                     .unwrap()
                     .entry(uri.path().to_owned())
                     .or_default() += 1;
+                if uri.path() == slow_path {
+                    tokio::time::sleep(delay).await;
+                }
                 match pages.get(uri.path()) {
                     Some(c) => respond(c),
                     None => (StatusCode::NOT_FOUND, "no such page").into_response(),
