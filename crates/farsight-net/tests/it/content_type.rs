@@ -120,3 +120,45 @@ async fn a_missing_content_type_is_sniffed() {
         .unwrap_err();
     assert_eq!(err.kind(), ErrorKind::UnsupportedContent);
 }
+
+/// The type is judged from the headers before the body is read: a PDF that
+/// would take minutes to arrive is refused at once, not timed out.
+#[tokio::test]
+async fn unsupported_types_are_refused_before_the_body_is_read() {
+    use tokio::io::AsyncWriteExt;
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move {
+        while let Ok((mut sock, _)) = listener.accept().await {
+            tokio::spawn(async move {
+                let _ = crate::support::read_head(&mut sock).await;
+                let head = "HTTP/1.1 200 OK\r\nContent-Type: application/pdf\r\nContent-Length: 100000000\r\n\r\n%PDF-1.7\n";
+                if sock.write_all(head.as_bytes()).await.is_err() {
+                    return;
+                }
+                for _ in 0..60 {
+                    tokio::time::sleep(std::time::Duration::from_secs(1)).await;
+                    if sock.write_all(b"x").await.is_err() {
+                        return;
+                    }
+                }
+            });
+        }
+    });
+    let f = crate::support::builder()
+        .respect_robots_txt(false)
+        .timeout(std::time::Duration::from_secs(5))
+        .build()
+        .unwrap();
+    let started = std::time::Instant::now();
+    let err = f
+        .fetch(
+            &format!("http://127.0.0.1:{}/doc.pdf", addr.port()),
+            &FetchOptions::default(),
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::UnsupportedContent, "{err}");
+    assert!(err.suggestion().unwrap().contains("PDF"));
+    assert!(started.elapsed() < std::time::Duration::from_secs(4));
+}

@@ -207,3 +207,25 @@ async fn concurrent_fetches_share_one_robots_download() {
     }
     assert_eq!(hits.get(), 1);
 }
+
+/// Only the first 500 KiB of robots.txt are read (RFC 9309 §2.5): a rule
+/// beyond that is not seen.
+#[tokio::test]
+async fn robots_txt_is_read_up_to_500_kib() {
+    let mut big = String::from("User-agent: farsight\nDisallow: /early\n");
+    while big.len() < 600 * 1024 {
+        big.push_str("# padding padding padding padding padding padding padding\n");
+    }
+    big.push_str("Disallow: /late\n");
+    let big: &'static str = Box::leak(big.into_boxed_str());
+    let (base, _) = site(StatusCode::OK, big).await;
+    let f = fetcher();
+    let err = f
+        .fetch(&format!("{base}/early"), &FetchOptions::default())
+        .await
+        .unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::RobotsDisallowed);
+    f.fetch(&format!("{base}/late"), &FetchOptions::default())
+        .await
+        .unwrap();
+}

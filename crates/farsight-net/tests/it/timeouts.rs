@@ -107,3 +107,53 @@ async fn the_total_timeout_covers_robots_txt() {
     assert_eq!(err.kind(), ErrorKind::Timeout, "{err}");
     assert!(started.elapsed() < Duration::from_secs(4));
 }
+
+/// A listener whose accept queue is full drops new connection attempts, so
+/// connecting hangs: the connect timeout ends it, well before the total one.
+#[tokio::test]
+async fn the_connect_timeout_applies() {
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket.bind("127.0.0.1:0".parse().unwrap()).unwrap();
+    let listener = socket.listen(0).unwrap();
+    let addr = listener.local_addr().unwrap();
+    // Fill the queue without ever accepting.
+    let mut held = Vec::new();
+    for _ in 0..8 {
+        match tokio::time::timeout(
+            Duration::from_millis(300),
+            tokio::net::TcpStream::connect(addr),
+        )
+        .await
+        {
+            Ok(Ok(s)) => held.push(s),
+            _ => break,
+        }
+    }
+    let probe = tokio::time::timeout(
+        Duration::from_millis(500),
+        tokio::net::TcpStream::connect(addr),
+    )
+    .await;
+    if probe.is_ok() {
+        eprintln!("skipped: this network stack accepts connections past the backlog");
+        return;
+    }
+    let fetcher = builder()
+        .connect_timeout(Duration::from_secs(1))
+        .timeout(Duration::from_secs(20))
+        .respect_robots_txt(false)
+        .build()
+        .unwrap();
+    let started = Instant::now();
+    let err = fetcher
+        .fetch(
+            &format!("http://127.0.0.1:{}/", addr.port()),
+            &FetchOptions::default(),
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Timeout, "{err}");
+    assert!(err.message().contains("connecting"), "{err}");
+    assert!(started.elapsed() < Duration::from_secs(1) + Duration::from_secs(3));
+    drop(listener);
+}
