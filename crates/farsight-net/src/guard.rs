@@ -35,7 +35,7 @@ impl Guard {
     ) -> Result<Self, String> {
         let blocked_domains = blocked_domains
             .iter()
-            .map(|d| normalize_name(d.trim().trim_start_matches("*.").trim_start_matches('.')))
+            .map(|d| normalize_name(host_of(d).trim_start_matches("*.").trim_start_matches('.')))
             .filter(|d| !d.is_empty())
             .collect();
         let mut allow_names = Vec::new();
@@ -50,9 +50,9 @@ impl Guard {
                 allow_nets.push(net.trunc());
             } else if let Ok(ip) = bare.parse::<IpAddr>() {
                 allow_nets.push(IpNet::from(ip));
-            } else if entry.contains('/') || looks_like_ip(bare) {
+            } else if entry.contains(['/', ':']) || looks_like_ip(bare) {
                 return Err(format!(
-                    "allow_hosts entry {entry:?} is neither a host name, an IP address nor a CIDR block"
+                    "allow_hosts entry {entry:?} is neither a host name, an IP address nor a CIDR block (write hosts without a scheme or port)"
                 ));
             } else {
                 allow_names.push(normalize_name(entry));
@@ -183,6 +183,18 @@ impl Guard {
             }
         })
     }
+}
+
+/// The host of a blocklist entry written as a URL (`https://evil.example/`),
+/// or the entry itself.
+fn host_of(entry: &str) -> &str {
+    let entry = entry.trim();
+    let Some((_, rest)) = entry.split_once("://") else {
+        return entry;
+    };
+    let host = rest.split(['/', '?', '#']).next().unwrap_or(rest);
+    let host = host.rsplit_once('@').map_or(host, |(_, h)| h);
+    host.split_once(':').map_or(host, |(h, _)| h)
 }
 
 /// Lower-case ASCII without a trailing dot; a Unicode name given in the
@@ -420,6 +432,9 @@ mod tests {
             assert_eq!(g.check_url(url).unwrap_err().kind(), ErrorKind::BlockedUrl);
         }
         assert!(g.check_url("https://notevil.example/").is_ok());
+        let as_url = Guard::new(&["https://Tracker.example:8443/x".into()], false, &[]).unwrap();
+        assert!(as_url.check_url("http://cdn.tracker.example/").is_err());
+        assert!(as_url.check_url("http://tracker.example.org/").is_ok());
         let idn = Guard::new(&["Bücher.example".into()], false, &[]).unwrap();
         assert!(idn.check_url("https://www.bücher.example/").is_err());
         assert!(idn.check_url("https://www.xn--bcher-kva.example/").is_err());
@@ -452,6 +467,8 @@ mod tests {
         );
         assert!(Guard::new(&[], false, &["10.0.0.0/33".into()]).is_err());
         assert!(Guard::new(&[], false, &["300.1.1.1".into()]).is_err());
+        assert!(Guard::new(&[], false, &["localhost:8080".into()]).is_err());
+        assert!(Guard::new(&[], false, &["http://intranet/".into()]).is_err());
     }
 
     #[test]
