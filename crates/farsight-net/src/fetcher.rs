@@ -290,8 +290,11 @@ impl Fetcher {
         let start = inner.guard.check_url(url)?;
         let key = normalize_url(start.as_str()).unwrap_or_else(|| start.to_string());
         if !options.bypass_cache
-            && let Some(page) = self.cached(&key).await
+            && let Some(mut page) = self.cached(&key).await
         {
+            // The entry may have been stored for another spelling, or for the
+            // URL that redirected here.
+            url.clone_into(&mut page.requested_url);
             return Ok(page);
         }
         let page =

@@ -35,6 +35,7 @@ async fn the_second_fetch_comes_from_the_cache() {
     let second = f.fetch(&variant, &FetchOptions::default()).await.unwrap();
     assert!(second.from_cache);
     assert_eq!(second.text, first.text);
+    assert_eq!(second.requested_url, variant);
     assert_eq!(hits.get(), 1);
 
     // bypass_cache downloads again (and still writes).
@@ -218,4 +219,38 @@ async fn local_fetch_timings() {
         network[network.len() / 2],
         cached[cached.len() / 2]
     );
+}
+
+/// The page is also stored under its final URL, so reading on from the URL an
+/// agent was given back does not download it again.
+#[tokio::test]
+async fn the_final_url_of_a_redirect_is_cached_too() {
+    let hits = Hits::default();
+    let h = hits.clone();
+    let app = Router::new()
+        .route(
+            "/old",
+            get(|| async { axum::response::Redirect::permanent("/new") }),
+        )
+        .route(
+            "/new",
+            get(move || {
+                h.bump();
+                async { Html("<p>moved here</p>") }
+            }),
+        );
+    let addr = serve(app).await;
+    let f = builder().build().unwrap();
+    let page = f
+        .fetch(
+            &format!("http://127.0.0.1:{}/old", addr.port()),
+            &FetchOptions::default(),
+        )
+        .await
+        .unwrap();
+    assert!(page.url.ends_with("/new"));
+    let again = f.fetch(&page.url, &FetchOptions::default()).await.unwrap();
+    assert!(again.from_cache);
+    assert_eq!(again.requested_url, page.url);
+    assert_eq!(hits.get(), 1);
 }
