@@ -1,5 +1,6 @@
 //! farsight: the web for AI agents. `web_fetch` downloads one page safely and
-//! returns its readable content; `web_search` (coming) asks search providers.
+//! returns its readable content; `web_search` asks search providers (and, deep,
+//! reads the top results for the passages that answer the query).
 //!
 //! One [`Service`] serves every surface: the MCP server ([`mcp`], stdio and
 //! Streamable HTTP), the command line ([`cli`]) and Rust callers.
@@ -26,6 +27,8 @@ mod service;
 pub use cli::{Cli, UsageError, run};
 pub use config::Config;
 pub use service::{
-    CallOptions, FetchFormat, FetchLink, FetchMetadata, FetchRequest, FetchResponse, FetchStatus,
-    Service, extract_document,
+    CallOptions, DEFAULT_MAX_CONTENT_TOKENS, FetchFormat, FetchLink, FetchMetadata, FetchRequest,
+    FetchResponse, FetchStatus, ProviderChoice, SearchAttempt, SearchDateRange, SearchDepthArg,
+    SearchTopic, Service, WebSearchError, WebSearchRequest, WebSearchResponse, WebSearchResult,
+    extract_document,
 };

@@ -117,6 +117,11 @@ pub struct FetchArgs {
     /// Print the tool's JSON answer instead of text for a person.
     #[arg(long)]
     pub json: bool,
+
+    /// Print only the passages that best answer this question, within
+    /// --max-length (instead of the page's beginning).
+    #[arg(long, value_name = "QUERY")]
+    pub focus: Option<String>,
 }
 
 /// `farsight extract`

@@ -86,6 +86,7 @@ async fn fetch(config: config::Config, args: FetchArgs) -> anyhow::Result<ExitCo
         start_index: usize::try_from(args.start_index).unwrap_or(usize::MAX),
         include_links: !args.no_links,
         include_images: args.images,
+        focus: args.focus,
     };
     let answer = service
         .web_fetch(&request, CallOptions::default().bypass_cache(args.no_cache))
@@ -111,6 +112,7 @@ async fn extract(args: ExtractArgs) -> anyhow::Result<ExitCode> {
         start_index: usize::try_from(args.start_index).unwrap_or(usize::MAX),
         include_links: true,
         include_images: false,
+        focus: None,
     };
     let html = String::from_utf8_lossy(&bytes).into_owned();
     let answer = crate::service::html_response(html, args.url.as_deref(), &request).await;

@@ -109,6 +109,13 @@ pub struct SearchConfig {
     pub safe_search: bool,
     /// Time allowed for one provider request.
     pub timeout: Duration,
+    /// Deep search: pages fetched at once.
+    pub deep_concurrency: usize,
+    /// Deep search: the most time spent reading pages after the search;
+    /// pages not read by then are dropped.
+    pub deep_timeout: Duration,
+    /// Deep search: tokens of page content per call when the request does not say.
+    pub max_content_tokens: usize,
 }
 
 /// The default `User-Agent`: browser-compatible, naming farsight so that sites
@@ -177,6 +184,15 @@ impl Default for SearchConfig {
             max_results: 5,
             safe_search: true,
             timeout: Duration::from_secs(15),
+            // Four pages at once reads five results in about one page's time
+            // without opening a burst of connections to one slow host.
+            deep_concurrency: 4,
+            // An agent waiting longer than this for context is worse off than
+            // one that gets the snippets of the slow pages.
+            deep_timeout: Duration::from_secs(10),
+            // The search specification's "200-500 tokens per result" for full
+            // format, at five to ten results.
+            max_content_tokens: 4_000,
         }
     }
 }
@@ -254,6 +270,18 @@ impl Config {
                 &mut c.search.timeout,
                 secs(s.timeout_seconds, "search.timeout_seconds")?,
             );
+            if s.deep_concurrency == Some(0) {
+                bail!("search.deep_concurrency must be at least 1");
+            }
+            set(&mut c.search.deep_concurrency, s.deep_concurrency);
+            set(
+                &mut c.search.deep_timeout,
+                secs(s.deep_timeout_seconds, "search.deep_timeout_seconds")?,
+            );
+            if s.max_content_tokens == Some(0) {
+                bail!("search.max_content_tokens must be at least 1");
+            }
+            set(&mut c.search.max_content_tokens, s.max_content_tokens);
         }
         if let Some(p) = raw.providers {
             c.providers = p;

@@ -103,6 +103,12 @@ pub struct RawSearch {
     pub safe_search: Option<bool>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub timeout_seconds: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub deep_concurrency: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub deep_timeout_seconds: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_content_tokens: Option<usize>,
 }
 
 /// Takes `over` where it is set, `base` elsewhere.
@@ -179,6 +185,9 @@ impl RawConfig {
                     max_results,
                     safe_search,
                     timeout_seconds,
+                    deep_concurrency,
+                    deep_timeout_seconds,
+                    max_content_tokens,
                 }
             ),
             providers: match (self.providers, over.providers) {
@@ -240,6 +249,9 @@ impl RawConfig {
         let search = RawSearch {
             enabled: parse_bool(&var, "WEB_SEARCH_ENABLED")?,
             provider: var("FARSIGHT_SEARCH_PROVIDER"),
+            deep_concurrency: parse_num(&var, "FARSIGHT_DEEP_CONCURRENCY")?,
+            deep_timeout_seconds: parse_num(&var, "FARSIGHT_DEEP_TIMEOUT_SECONDS")?,
+            max_content_tokens: parse_num(&var, "FARSIGHT_MAX_CONTENT_TOKENS")?,
             ..RawSearch::default()
         };
         let mut providers = BTreeMap::new();

@@ -52,6 +52,9 @@ pub(super) fn to_toml_masked(c: &Config) -> String {
             max_results: Some(c.search.max_results),
             safe_search: Some(c.search.safe_search),
             timeout_seconds: Some(c.search.timeout.as_secs()),
+            deep_concurrency: Some(c.search.deep_concurrency),
+            deep_timeout_seconds: Some(c.search.deep_timeout.as_secs()),
+            max_content_tokens: Some(c.search.max_content_tokens),
         }),
         providers: Some(providers),
     };

@@ -189,6 +189,17 @@ fn windowed(
     status: &mut FetchStatus,
     notes: &mut Vec<String>,
 ) -> FetchResponse {
+    if let Some(focus) = request.focus.as_deref().filter(|f| !f.trim().is_empty()) {
+        return super::focus::focused_response(
+            url,
+            content,
+            focus,
+            request,
+            page_truncated,
+            status,
+            notes,
+        );
+    }
     let w = window(content, request.start_index, request.max_length);
     if request.start_index > 0 && request.start_index >= w.total {
         notes.push(format!(

@@ -1,9 +1,14 @@
 //! The service every surface calls: the MCP tools, the CLI subcommands and
 //! library users all go through [`Service`], so they answer alike.
 
+mod deep;
 mod extract;
 mod fetch;
+mod focus;
+mod fusion;
 mod model;
+mod search;
+mod search_model;
 mod window;
 
 use std::sync::Arc;
@@ -16,6 +21,10 @@ use crate::config::Config;
 pub use extract::extract_document;
 pub(crate) use fetch::html_response;
 pub use model::{FetchFormat, FetchLink, FetchMetadata, FetchRequest, FetchResponse, FetchStatus};
+pub use search_model::{
+    DEFAULT_MAX_CONTENT_TOKENS, ProviderChoice, SearchAttempt, SearchDateRange, SearchDepthArg,
+    SearchTopic, WebSearchError, WebSearchRequest, WebSearchResponse, WebSearchResult,
+};
 
 /// The long-lived handle behind every tool: cheap to clone (an `Arc` inside),
 /// shared by all calls.
@@ -29,6 +38,8 @@ struct Inner {
     cache: Cache,
     /// `None` when `web_fetch` is switched off.
     fetcher: Option<Fetcher>,
+    /// `None` when `web_search` is switched off.
+    search: Option<search::SearchSetup>,
 }
 
 /// Per-call options that are not part of the tool's input.
@@ -82,11 +93,13 @@ impl Service {
         } else {
             None
         };
+        let search = search::SearchSetup::from_config(&config, &cache)?;
         Ok(Self {
             inner: Arc::new(Inner {
                 config,
                 cache,
                 fetcher,
+                search,
             }),
         })
     }

@@ -65,6 +65,12 @@ pub struct FetchRequest {
     /// Include images as their alt text / captions (default false).
     #[serde(default, alias = "include_images")]
     pub include_images: bool,
+    /// A question or topic: instead of the page's first `maxLength`
+    /// characters, return the passages that best answer it, in page order
+    /// ("[…]" marks text left out), within `maxLength`. `startIndex` is
+    /// ignored. E.g. focus="installation on Windows".
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub focus: Option<String>,
 }
 
 impl FetchRequest {
@@ -78,6 +84,7 @@ impl FetchRequest {
             start_index: 0,
             include_links: true,
             include_images: false,
+            focus: None,
         }
     }
 }

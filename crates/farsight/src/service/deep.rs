@@ -1,0 +1,205 @@
+//! Deep search: read the top results' pages and keep, for each, the passages
+//! that best answer the query, within one token budget for the whole answer.
+//!
+//! Pages are fetched in parallel (at most `concurrency` at once) through the
+//! same guarded [`Fetcher`] as `web_fetch`, so the same URL policy, robots.txt
+//! rules and page cache apply. Where the provider already returned page
+//! content (Tavily, Exa, Jina) that content is ranked instead of fetching. The
+//! whole reading phase ends at `deadline`: pages not read by then are dropped
+//! with `contentError: "timeout"` and keep their snippets.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use farsight_extract::{
+    ExtractOptions, Format, estimate_tokens, select_within_budget, share_budget,
+};
+use farsight_net::{FetchOptions, Fetcher, PageKind};
+use tokio::sync::Semaphore;
+use tokio::task::JoinSet;
+
+use super::extract::extract_document;
+use super::search_model::WebSearchResult;
+
+/// How the pages of a deep search are read.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct DeepLimits {
+    /// Pages fetched at once.
+    pub concurrency: usize,
+    /// The most time spent reading pages.
+    pub deadline: Duration,
+    /// Tokens of content for the whole answer.
+    pub max_tokens: usize,
+    /// Download pages again even if cached.
+    pub bypass_cache: bool,
+}
+
+/// A page's text, or the kind of error that kept it from being read.
+type PageText = Result<String, String>;
+
+/// Fills `content` (or `contentError`) of every result and returns the
+/// estimated tokens of all content together (at most `limits.max_tokens`).
+pub(crate) async fn add_content(
+    fetcher: Option<&Fetcher>,
+    query: &str,
+    results: &mut [WebSearchResult],
+    limits: DeepLimits,
+) -> usize {
+    if results.is_empty() {
+        return 0;
+    }
+    let texts = read_pages(fetcher, results, limits).await;
+    let query = query.to_owned();
+    let max_tokens = limits.max_tokens;
+    let selected =
+        tokio::task::spawn_blocking(move || select_all(&query, &texts, max_tokens)).await;
+    let selected = match selected {
+        Ok(s) => s,
+        Err(e) => {
+            tracing::error!("passage selection failed: {e}");
+            vec![Err("unknown".to_owned()); results.len()]
+        }
+    };
+    let mut total = 0;
+    for (r, outcome) in results.iter_mut().zip(selected) {
+        match outcome {
+            Ok(Some((text, tokens))) => {
+                r.content = Some(text);
+                total += tokens;
+            }
+            Ok(None) => r.content = None,
+            Err(kind) => {
+                r.content = None;
+                r.content_error = Some(kind);
+            }
+        }
+    }
+    total
+}
+
+/// The text of every result's page, in result order.
+async fn read_pages(
+    fetcher: Option<&Fetcher>,
+    results: &mut [WebSearchResult],
+    limits: DeepLimits,
+) -> Vec<PageText> {
+    // Anything still unread at the deadline stays a timeout.
+    let mut texts: Vec<PageText> = vec![Err("timeout".to_owned()); results.len()];
+    let permits = Arc::new(Semaphore::new(limits.concurrency.max(1)));
+    let mut tasks = JoinSet::new();
+    for (i, r) in results.iter_mut().enumerate() {
+        if let Some(content) = r.content.take().filter(|c| !c.trim().is_empty()) {
+            texts[i] = Ok(content);
+            continue;
+        }
+        let Some(fetcher) = fetcher else {
+            texts[i] = Err("disabled".to_owned());
+            continue;
+        };
+        let fetcher = fetcher.clone();
+        let url = r.url.clone();
+        let permits = permits.clone();
+        let bypass = limits.bypass_cache;
+        tasks.spawn(async move {
+            // The semaphore is never closed, so acquiring only waits.
+            let _permit = permits.acquire_owned().await;
+            (i, read_page(&fetcher, &url, bypass).await)
+        });
+    }
+    let deadline = tokio::time::Instant::now() + limits.deadline;
+    loop {
+        match tokio::time::timeout_at(deadline, tasks.join_next()).await {
+            Ok(Some(Ok((i, text)))) => texts[i] = text,
+            Ok(Some(Err(e))) => tracing::error!("a deep-search page task failed: {e}"),
+            Ok(None) => break,
+            Err(_) => {
+                tracing::debug!(
+                    unread = tasks.len(),
+                    "deep search deadline reached; dropping slow pages"
+                );
+                tasks.abort_all();
+                break;
+            }
+        }
+    }
+    texts
+}
+
+/// One page's readable text as Markdown (headings help the ranking).
+async fn read_page(fetcher: &Fetcher, url: &str, bypass_cache: bool) -> PageText {
+    let page = fetcher
+        .fetch(url, &FetchOptions::new().bypass_cache(bypass_cache))
+        .await
+        .map_err(|e| e.kind().as_str().to_owned())?;
+    let text = match page.kind {
+        PageKind::Html => {
+            let options = ExtractOptions::new(Format::Markdown).base_url(page.url.clone());
+            extract_document(page.text, options).await.content
+        }
+        PageKind::Text => page.text,
+    };
+    if text.trim().is_empty() {
+        // An empty extraction is almost always a page rendered by JavaScript.
+        return Err("noContent".to_owned());
+    }
+    Ok(text)
+}
+
+/// Shares the budget by rank and picks each page's best passages. A page
+/// gets `Ok(None)` when its share is too small for any text.
+fn select_all(
+    query: &str,
+    texts: &[PageText],
+    max_tokens: usize,
+) -> Vec<Result<Option<(String, usize)>, String>> {
+    let available: Vec<usize> = texts
+        .iter()
+        .map(|t| t.as_ref().map_or(0, |text| estimate_tokens(text)))
+        .collect();
+    let shares = share_budget(max_tokens, &available);
+    texts
+        .iter()
+        .zip(shares)
+        .map(|(t, share)| match t {
+            Err(kind) => Err(kind.clone()),
+            Ok(_) if share == 0 => Ok(None),
+            Ok(text) => {
+                let s = select_within_budget(query, text, share);
+                Ok((!s.text.trim().is_empty()).then_some((s.text, s.tokens)))
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_budget_is_shared_and_kept() {
+        let page = |topic: &str| {
+            (0..50)
+                .map(|i| format!("Paragraph {i} says something unrelated about {topic} and more."))
+                .chain(["The lighthouse keeper lit the lamp at dusk every day.".to_owned()])
+                .collect::<Vec<_>>()
+                .join("\n\n")
+        };
+        let texts = vec![
+            Ok(page("weather")),
+            Err("httpStatus".to_owned()),
+            Ok(page("ships")),
+        ];
+        let out = select_all("when did the keeper light the lamp", &texts, 300);
+        let tokens: usize = out
+            .iter()
+            .filter_map(|o| o.as_ref().ok().and_then(|s| s.as_ref().map(|(_, t)| *t)))
+            .sum();
+        assert!(tokens <= 300, "{tokens}");
+        assert_eq!(out[1], Err("httpStatus".to_owned()));
+        for i in [0, 2] {
+            let (text, _) = out[i].as_ref().unwrap().as_ref().unwrap();
+            assert!(text.contains("lit the lamp"), "{text}");
+            assert!(text.contains("[…]"), "{text}");
+        }
+    }
+}

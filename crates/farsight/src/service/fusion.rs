@@ -1,0 +1,170 @@
+//! Several providers' rankings merged into one by reciprocal rank fusion.
+//!
+//! Each result scores `Σ 1 / (k + rank)` over the providers that returned it
+//! (rank from 1), with `k = 60`, the constant of Cormack, Clarke and Büttcher
+//! (SIGIR 2009): it needs no calibration between providers whose own scores
+//! are not comparable, and a result that several providers agree on rises
+//! above one that only a single provider ranks first.
+
+use std::collections::HashMap;
+
+use url::Url;
+
+use super::search_model::WebSearchResult;
+
+/// The fusion constant.
+pub const RRF_K: f64 = 60.0;
+
+/// Merges `lists` (one per provider, best first) into one ranking of at most
+/// `max` results, deduplicated by normalised URL. Each result names the
+/// providers that returned it (in the order given) and carries its fusion
+/// score; the first provider's copy of a result wins for its other fields,
+/// except that a missing date or content is taken from another copy.
+pub fn fuse(lists: &[(String, Vec<WebSearchResult>)], max: usize) -> Vec<WebSearchResult> {
+    let mut merged: Vec<(WebSearchResult, f64, usize)> = Vec::new();
+    let mut by_key: HashMap<String, usize> = HashMap::new();
+    for (provider, results) in lists {
+        for (rank, r) in results.iter().enumerate() {
+            let key = url_key(&r.url);
+            let gain = 1.0 / (RRF_K + (rank + 1) as f64);
+            match by_key.get(&key) {
+                Some(&i) => {
+                    let (m, score, best) = &mut merged[i];
+                    *score += gain;
+                    *best = (*best).min(rank);
+                    if !m.providers.contains(provider) {
+                        m.providers.push(provider.clone());
+                    }
+                    if m.date_published.is_none() {
+                        m.date_published.clone_from(&r.date_published);
+                    }
+                    if m.content.is_none() {
+                        m.content.clone_from(&r.content);
+                    }
+                }
+                None => {
+                    let mut m = r.clone();
+                    m.providers = vec![provider.clone()];
+                    by_key.insert(key, merged.len());
+                    merged.push((m, gain, rank));
+                }
+            }
+        }
+    }
+    // Ties (equal sums) go to the better single rank, then to first seen.
+    let mut order: Vec<usize> = (0..merged.len()).collect();
+    order.sort_by(|&a, &b| {
+        merged[b]
+            .1
+            .total_cmp(&merged[a].1)
+            .then(merged[a].2.cmp(&merged[b].2))
+            .then(a.cmp(&b))
+    });
+    let mut slots: Vec<Option<(WebSearchResult, f64, usize)>> =
+        merged.into_iter().map(Some).collect();
+    order
+        .into_iter()
+        .take(max)
+        .filter_map(|i| slots[i].take())
+        .map(|(mut r, score, _)| {
+            // Rounded so the JSON stays readable; six digits keep every rank distinct.
+            r.score = Some((score * 1e6).round() / 1e6);
+            r
+        })
+        .collect()
+}
+
+/// The identity of a URL for deduplication: scheme and host case, `www.`,
+/// default ports, the fragment, a trailing slash and tracking parameters
+/// (`utm_*`, `fbclid`, `gclid`) do not make two results different.
+fn url_key(raw: &str) -> String {
+    let Ok(mut url) = Url::parse(raw.trim()) else {
+        return raw.trim().to_owned();
+    };
+    url.set_fragment(None);
+    let kept: Vec<(String, String)> = url
+        .query_pairs()
+        .filter(|(k, _)| !(k.starts_with("utm_") || k == "fbclid" || k == "gclid"))
+        .map(|(k, v)| (k.into_owned(), v.into_owned()))
+        .collect();
+    if kept.is_empty() {
+        url.set_query(None);
+    } else {
+        url.query_pairs_mut().clear().extend_pairs(kept);
+    }
+    let host = url.host_str().unwrap_or("").to_ascii_lowercase();
+    let host = host.strip_prefix("www.").unwrap_or(&host).to_owned();
+    let path = url.path().trim_end_matches('/').to_owned();
+    let query = url.query().map(|q| format!("?{q}")).unwrap_or_default();
+    // http and https copies of one page are one result.
+    format!(
+        "{host}{}{path}{query}",
+        url.port().map(|p| format!(":{p}")).unwrap_or_default()
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn r(url: &str) -> WebSearchResult {
+        WebSearchResult {
+            title: url.to_owned(),
+            url: url.to_owned(),
+            snippet: String::new(),
+            domain: "x".to_owned(),
+            date_published: None,
+            score: None,
+            content: None,
+            content_error: None,
+            providers: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn agreement_beats_a_single_first_place() {
+        let a = (
+            "a".to_owned(),
+            vec![r("https://one.test/"), r("https://two.test/")],
+        );
+        let b = (
+            "b".to_owned(),
+            vec![r("https://three.test/"), r("https://WWW.two.test#x")],
+        );
+        let fused = fuse(&[a, b], 10);
+        let urls: Vec<&str> = fused.iter().map(|r| r.url.as_str()).collect();
+        assert_eq!(
+            urls,
+            [
+                "https://two.test/",
+                "https://one.test/",
+                "https://three.test/"
+            ]
+        );
+        assert_eq!(fused[0].providers, ["a", "b"]);
+        assert_eq!(fused[1].providers, ["a"]);
+        let two = 1.0 / 62.0 + 1.0 / 62.0;
+        assert!((fused[0].score.unwrap() - two).abs() < 1e-5);
+    }
+
+    #[test]
+    fn tracking_parameters_and_slashes_do_not_split_a_result() {
+        assert_eq!(
+            url_key("https://Example.com/a/?utm_source=x&id=3#top"),
+            url_key("http://example.com/a?id=3&fbclid=9")
+        );
+        assert_ne!(
+            url_key("https://e.com/a?id=3"),
+            url_key("https://e.com/a?id=4")
+        );
+    }
+
+    #[test]
+    fn max_bounds_the_answer() {
+        let a = (
+            "a".to_owned(),
+            (0..10).map(|i| r(&format!("https://e.test/{i}"))).collect(),
+        );
+        assert_eq!(fuse(&[a], 3).len(), 3);
+    }
+}

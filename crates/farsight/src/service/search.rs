@@ -1,0 +1,427 @@
+//! `web_search`: the providers the configuration enables, the fallback chain,
+//! several providers at once, and deep search on top.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use anyhow::Context;
+use farsight_net::Cache;
+use farsight_search::{
+    RateLimit, SearchCache, SearchError, SearchErrorKind, SearchService, build_provider,
+    provider_env_vars, provider_names,
+};
+
+use super::deep::{DeepLimits, add_content};
+use super::fusion::fuse;
+use super::search_model::{SearchAttempt, WebSearchError, WebSearchRequest, WebSearchResponse};
+use super::{CallOptions, Service};
+use crate::config::Config;
+
+/// The cache namespace of search answers (pages live under `"page"`).
+const CACHE_NAMESPACE: &str = "search";
+
+/// The search side of the service.
+pub(crate) struct SearchSetup {
+    engine: SearchService,
+    /// The default chain: `[search].provider`, then `[search].fallbacks` (or
+    /// the default order), configured providers only.
+    chain: Vec<String>,
+    /// Every configured provider, in the default order (for `"all"`).
+    configured: Vec<String>,
+}
+
+/// The page cache seen as the engine's cache, under its own namespace.
+struct NetSearchCache(Cache);
+
+#[async_trait::async_trait]
+impl SearchCache for NetSearchCache {
+    async fn get(&self, key: &str) -> Option<Vec<u8>> {
+        self.0.get(CACHE_NAMESPACE, key).await
+    }
+
+    async fn put(&self, key: &str, value: Vec<u8>, ttl: Duration) {
+        self.0.put(CACHE_NAMESPACE, key, value, ttl).await;
+    }
+}
+
+impl SearchSetup {
+    /// The search engine the configuration describes, or `None` when
+    /// `web_search` is switched off. A provider is offered only when its
+    /// settings are complete (key, engine id, URL); keyless `duckduckgo` and
+    /// `wikipedia` always are.
+    pub(crate) fn from_config(config: &Config, cache: &Cache) -> anyhow::Result<Option<Self>> {
+        if !config.search.enabled {
+            return Ok(None);
+        }
+        // The engine bounds each call (and doubles it for the retry after a
+        // timeout); the client's own limit must not cut in first.
+        let client = farsight_net::api_client(
+            &config.fetch.user_agent,
+            config.search.timeout.saturating_mul(2) + Duration::from_secs(1),
+        )
+        .context("cannot build the HTTP client for search providers")?;
+        for name in config.providers.keys() {
+            if !provider_names().contains(&name.as_str()) {
+                tracing::warn!(
+                    provider = name.as_str(),
+                    "[providers.{name}] names no known search provider; known: {}",
+                    provider_names().join(", ")
+                );
+            }
+        }
+        let mut providers = Vec::new();
+        let mut builder = SearchService::builder()
+            .safe_search(config.search.safe_search)
+            .timeout(config.search.timeout)
+            .cache_ttl(config.cache.search_ttl);
+        if config.cache.enabled {
+            builder = builder.cache(Arc::new(NetSearchCache(cache.clone())));
+        }
+        for &name in provider_names() {
+            let settings = config.providers.get(name).cloned().unwrap_or_default();
+            match build_provider(name, &settings, client.clone()) {
+                Ok(p) => {
+                    providers.push(p);
+                    if let Some(rps) = settings.requests_per_second {
+                        builder = builder
+                            .rate_limit(name, RateLimit::new(rps, settings.burst.unwrap_or(1)));
+                    }
+                }
+                Err(e) => tracing::debug!(provider = name, "not offered: {e}"),
+            }
+        }
+        let configured: Vec<String> = providers.iter().map(|p| p.name().to_owned()).collect();
+        let engine = builder
+            .providers(providers)
+            .build()
+            .map_err(|e| anyhow::anyhow!("{e}"))
+            .context("invalid [search] or [providers] settings")?;
+
+        let wanted: Vec<String> =
+            config
+                .search
+                .provider
+                .iter()
+                .cloned()
+                .chain(
+                    config.search.fallbacks.clone().unwrap_or_else(|| {
+                        provider_names().iter().map(|&n| n.to_owned()).collect()
+                    }),
+                )
+                .map(|n| n.trim().to_ascii_lowercase())
+                .collect();
+        let mut chain: Vec<String> = Vec::new();
+        for name in wanted {
+            if chain.contains(&name) {
+                continue;
+            }
+            if configured.contains(&name) {
+                chain.push(name);
+            } else if config.search.provider.as_deref() == Some(name.as_str())
+                || config
+                    .search
+                    .fallbacks
+                    .as_ref()
+                    .is_some_and(|f| f.contains(&name))
+            {
+                tracing::warn!(
+                    provider = name.as_str(),
+                    "[search] names {name}, which is not configured (set {}); it is skipped",
+                    provider_env_vars(&name).join(" and ")
+                );
+            }
+        }
+        tracing::debug!(?chain, ?configured, "search providers");
+        Ok(Some(Self {
+            engine,
+            chain,
+            configured,
+        }))
+    }
+}
+
+impl Service {
+    /// Whether `web_search` is offered (`WEB_SEARCH_ENABLED` / `[search].enabled`).
+    pub fn search_enabled(&self) -> bool {
+        self.inner.search.is_some()
+    }
+
+    /// The providers asked in turn when a request names none.
+    pub fn search_chain(&self) -> Vec<String> {
+        self.inner
+            .search
+            .as_ref()
+            .map(|s| s.chain.clone())
+            .unwrap_or_default()
+    }
+
+    /// Searches the web: the configured chain with fallback, one provider, or
+    /// several merged by reciprocal rank fusion; then, for a deep search, the
+    /// top pages' most relevant passages.
+    ///
+    /// # Errors
+    ///
+    /// A [`WebSearchError`] when no provider answered (every attempt is
+    /// listed), the query is invalid, or the provider asked for is not configured.
+    /// A deep search never fails because a page could not be read.
+    pub async fn web_search(
+        &self,
+        request: &WebSearchRequest,
+        options: CallOptions,
+    ) -> Result<WebSearchResponse, WebSearchError> {
+        let started = Instant::now();
+        let Some(setup) = &self.inner.search else {
+            return Err(WebSearchError {
+                query: request.query.clone(),
+                error_kind: SearchErrorKind::NotConfigured.as_str().to_owned(),
+                message: "web_search is disabled in this farsight configuration".to_owned(),
+                retryable: false,
+                retry_after_ms: None,
+                suggestion: Some(
+                    "Unset WEB_SEARCH_ENABLED=false or set [search].enabled = true".to_owned(),
+                ),
+                provider: None,
+                attempts: Vec::new(),
+            });
+        };
+        let mut request = request.clone();
+        if request.max_results.is_none() {
+            request.max_results = Some(self.inner.config.search.max_results);
+        }
+        let names = request
+            .provider
+            .as_ref()
+            .map(|p| p.names())
+            .unwrap_or_default();
+        let mut response = match names.as_slice() {
+            [] => setup.chain(&request, options.bypass_cache).await?,
+            [all] if all == "all" => {
+                setup
+                    .fused(&request, &setup.configured, options.bypass_cache)
+                    .await?
+            }
+            [one] => setup.one(&request, one, options.bypass_cache).await?,
+            many => setup.fused(&request, many, options.bypass_cache).await?,
+        };
+        if request.wants_content() {
+            let search = &self.inner.config.search;
+            let limits = DeepLimits {
+                concurrency: search.deep_concurrency,
+                deadline: search.deep_timeout,
+                max_tokens: request
+                    .max_content_tokens
+                    .unwrap_or(search.max_content_tokens),
+                bypass_cache: options.bypass_cache,
+            };
+            let tokens = add_content(
+                self.inner.fetcher.as_ref(),
+                &request.query,
+                &mut response.results,
+                limits,
+            )
+            .await;
+            response.content_tokens = Some(tokens);
+        }
+        let elapsed = started.elapsed();
+        response.query.clone_from(&request.query);
+        response.search_time = elapsed.as_secs_f64();
+        response.response_time_ms = u64::try_from(elapsed.as_millis()).unwrap_or(u64::MAX);
+        Ok(response)
+    }
+}
+
+impl SearchSetup {
+    async fn one(
+        &self,
+        request: &WebSearchRequest,
+        name: &str,
+        bypass_cache: bool,
+    ) -> Result<WebSearchResponse, WebSearchError> {
+        self.engine
+            .search(request.to_engine(Some(name), bypass_cache))
+            .await
+            .map(WebSearchResponse::from_engine)
+            .map_err(|e| WebSearchError::from_engine(&request.query, &e, Vec::new()))
+    }
+
+    /// The chain: each provider in turn until one answers. Run here rather
+    /// than in the engine so the chain can be a subset of the configured
+    /// providers (any of which can still be asked for by name) and a failure
+    /// lists every attempt.
+    async fn chain(
+        &self,
+        request: &WebSearchRequest,
+        bypass_cache: bool,
+    ) -> Result<WebSearchResponse, WebSearchError> {
+        if self.chain.is_empty() {
+            // The engine's own answer names the variables to set.
+            return self
+                .engine
+                .search(request.to_engine(None, bypass_cache))
+                .await
+                .map(WebSearchResponse::from_engine)
+                .map_err(|e| WebSearchError::from_engine(&request.query, &e, Vec::new()));
+        }
+        let mut failures: Vec<(String, SearchError)> = Vec::new();
+        for name in &self.chain {
+            match self
+                .engine
+                .search(request.to_engine(Some(name), bypass_cache))
+                .await
+            {
+                Ok(answer) => {
+                    let mut response = WebSearchResponse::from_engine(answer);
+                    let mut attempts = attempts_of(&failures);
+                    attempts.append(&mut response.attempts);
+                    response.attempts = attempts;
+                    return Ok(response);
+                }
+                Err(e) if e.kind() == SearchErrorKind::InvalidQuery => {
+                    return Err(WebSearchError::from_engine(
+                        &request.query,
+                        &e,
+                        attempts_of(&failures),
+                    ));
+                }
+                Err(e) => {
+                    tracing::info!(provider = name.as_str(), error = %e, "search provider failed; trying the next");
+                    failures.push((name.clone(), e));
+                }
+            }
+        }
+        Err(all_failed(&request.query, &failures))
+    }
+
+    /// Several providers at once, merged by reciprocal rank fusion. Fails
+    /// only when none of them answered.
+    async fn fused(
+        &self,
+        request: &WebSearchRequest,
+        names: &[String],
+        bypass_cache: bool,
+    ) -> Result<WebSearchResponse, WebSearchError> {
+        let calls = names.iter().map(|name| {
+            let engine = self.engine.clone();
+            let r = request.to_engine(Some(name), bypass_cache);
+            async move { (name.clone(), engine.search(r).await) }
+        });
+        let outcomes = futures_util::future::join_all(calls).await;
+        let mut answered = Vec::new();
+        let mut failures = Vec::new();
+        for (name, outcome) in outcomes {
+            match outcome {
+                Ok(r) => answered.push((name, WebSearchResponse::from_engine(r))),
+                Err(e) if e.kind() == SearchErrorKind::InvalidQuery => {
+                    return Err(WebSearchError::from_engine(&request.query, &e, Vec::new()));
+                }
+                Err(e) => failures.push((name, e)),
+            }
+        }
+        if answered.is_empty() {
+            return Err(all_failed(&request.query, &failures));
+        }
+        let max = request
+            .max_results
+            .unwrap_or(farsight_search::DEFAULT_MAX_RESULTS)
+            .clamp(1, farsight_search::MAX_RESULTS) as usize;
+        let lists: Vec<(String, Vec<_>)> = answered
+            .iter()
+            .map(|(name, r)| (name.clone(), r.results.clone()))
+            .collect();
+        let results = fuse(&lists, max);
+        let mut unapplied: Vec<String> = Vec::new();
+        for (name, r) in &answered {
+            for f in &r.unapplied_filters {
+                unapplied.push(format!("{f} ({name})"));
+            }
+        }
+        let mut attempts = attempts_of(&failures);
+        for (_, r) in &answered {
+            attempts.extend(r.attempts.iter().cloned());
+        }
+        let returned = results.len() as u64;
+        Ok(WebSearchResponse {
+            query: request.query.clone(),
+            total_results: answered
+                .iter()
+                .map(|(_, r)| r.total_results)
+                .max()
+                .unwrap_or(0)
+                .max(returned),
+            suggestion: results
+                .is_empty()
+                .then(|| farsight_search::NO_RESULTS_SUGGESTION.to_owned()),
+            results,
+            search_engine: answered
+                .iter()
+                .map(|(n, _)| n.as_str())
+                .collect::<Vec<_>>()
+                .join("+"),
+            search_time: 0.0,
+            response_time_ms: 0,
+            attempts,
+            unapplied_filters: unapplied,
+            content_tokens: None,
+        })
+    }
+}
+
+fn attempts_of(failures: &[(String, SearchError)]) -> Vec<SearchAttempt> {
+    failures
+        .iter()
+        .map(|(name, e)| SearchAttempt {
+            provider: name.clone(),
+            error_kind: e.kind().as_str().to_owned(),
+            message: e.message().to_owned(),
+        })
+        .collect()
+}
+
+/// One error for a search that no provider answered: the kind an agent can
+/// act on (the common kind, else a retryable one, else the first provider's),
+/// and every attempt.
+fn all_failed(query: &str, failures: &[(String, SearchError)]) -> WebSearchError {
+    let attempts = attempts_of(failures);
+    let Some((_, first)) = failures.first() else {
+        let e = SearchError::new(
+            SearchErrorKind::NotConfigured,
+            "no search provider is configured",
+        );
+        return WebSearchError::from_engine(query, &e, attempts);
+    };
+    if failures.len() == 1 {
+        return WebSearchError::from_engine(query, first, attempts);
+    }
+    let kinds: Vec<SearchErrorKind> = failures.iter().map(|(_, e)| e.kind()).collect();
+    let kind = if kinds.iter().all(|k| *k == kinds[0]) {
+        kinds[0]
+    } else {
+        kinds
+            .iter()
+            .copied()
+            .find(|k| k.is_retryable())
+            .unwrap_or(kinds[0])
+    };
+    let said: Vec<String> = failures
+        .iter()
+        .map(|(n, e)| format!("{n}: {} ({})", e.message(), e.kind()))
+        .collect();
+    let suggestions: Vec<String> = failures
+        .iter()
+        .filter_map(|(n, e)| e.suggestion().map(|s| format!("{n}: {s}")))
+        .collect();
+    WebSearchError {
+        query: query.to_owned(),
+        error_kind: kind.as_str().to_owned(),
+        message: format!("every search provider failed. {}", said.join("; ")),
+        retryable: kind.is_retryable(),
+        retry_after_ms: failures
+            .iter()
+            .filter(|(_, e)| e.kind() == kind)
+            .filter_map(|(_, e)| e.retry_after_ms())
+            .min(),
+        suggestion: (!suggestions.is_empty()).then(|| suggestions.join(" ")),
+        provider: None,
+        attempts,
+    }
+}
