@@ -56,7 +56,125 @@ pub enum Command {
     ///
     /// Over stdio, stdout carries only the protocol and logs go to stderr.
     Mcp(McpArgs),
-    // `Search(SearchArgs)` joins here with the search service.
+    /// Search the web and print the results (with --depth deep, also the
+    /// passages of the top pages that answer the query).
+    ///
+    /// QUERY may also be a `→ search "query" depth:deep max:3 ...` directive
+    /// line; it is then answered in the directive's return format.
+    Search(SearchArgs),
+}
+
+/// Search output formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SearchOutputArg {
+    /// `1. Title — domain: snippet` lines and the Sources list.
+    Compact,
+    /// One section per result with its passages (deep search).
+    Full,
+    /// The tool's JSON answer.
+    Json,
+}
+
+/// `farsight search`
+#[derive(Debug, Args)]
+pub struct SearchArgs {
+    /// What to search for (at least 2 characters), or a `→ search "..."` directive.
+    pub query: String,
+
+    /// How many results (1-20) [default: 5, or [search].max_results].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=20))]
+    pub max_results: Option<u32>,
+
+    /// Only results from this site (a domain).
+    #[arg(long, value_name = "DOMAIN")]
+    pub site: Option<String>,
+
+    /// Only results from this domain (repeatable).
+    #[arg(long = "include-domain", value_name = "DOMAIN")]
+    pub include_domains: Vec<String>,
+
+    /// No results from this domain (repeatable).
+    #[arg(long = "exclude-domain", value_name = "DOMAIN")]
+    pub exclude_domains: Vec<String>,
+
+    /// Only results from the last day, week, month or year.
+    #[arg(long, value_enum, value_name = "RANGE")]
+    pub date_range: Option<DateRangeArg>,
+
+    /// Safe search on or off [default: on, or [search].safe_search].
+    #[arg(long, value_enum, value_name = "ON|OFF")]
+    pub safe_search: Option<OnOffArg>,
+
+    /// General web results or news.
+    #[arg(long, value_enum)]
+    pub topic: Option<TopicArg>,
+
+    /// A provider, several separated by commas (merged by rank fusion), or "all".
+    #[arg(long, value_name = "NAME")]
+    pub provider: Option<String>,
+
+    /// basic: snippets only; deep: also read the top pages and keep the
+    /// passages that answer the query.
+    #[arg(long, value_enum)]
+    pub depth: Option<DepthArg>,
+
+    /// Deep search: tokens of page content for the whole answer
+    /// [default: 4000, or [search].max_content_tokens].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_content_tokens: Option<u64>,
+
+    /// Output format [default: full for a deep search, else compact; a
+    /// directive is answered in its own format].
+    #[arg(long, value_enum, conflicts_with = "json")]
+    pub output: Option<SearchOutputArg>,
+
+    /// Same as --output json.
+    #[arg(long)]
+    pub json: bool,
+
+    /// Ask the providers again even if the answer is cached.
+    #[arg(long)]
+    pub no_cache: bool,
+}
+
+/// `--date-range`
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum DateRangeArg {
+    /// The last 24 hours.
+    Day,
+    /// The last 7 days.
+    Week,
+    /// The last month.
+    Month,
+    /// The last year.
+    Year,
+}
+
+/// `--safe-search`
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum OnOffArg {
+    /// Filter adult content.
+    On,
+    /// Do not filter.
+    Off,
+}
+
+/// `--topic`
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum TopicArg {
+    /// Ordinary web results.
+    General,
+    /// News articles.
+    News,
+}
+
+/// `--depth`
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum DepthArg {
+    /// Snippets only.
+    Basic,
+    /// Read the top pages too.
+    Deep,
 }
 
 /// Output formats.

@@ -51,6 +51,16 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Command::Extract(args) => runtime()?.block_on(extract(args)),
         Command::Mcp(args) => runtime()?.block_on(serve(config, args)),
+        Command::Search(args) => {
+            if !config.search.enabled {
+                return Err(UsageError(
+                    "web_search is disabled (WEB_SEARCH_ENABLED=false or [search].enabled = false)"
+                        .to_owned(),
+                )
+                .into());
+            }
+            runtime()?.block_on(super::search::search(config, args))
+        }
     }
 }
 
@@ -146,7 +156,7 @@ fn print_answer(answer: &FetchResponse, json: bool) -> anyhow::Result<ExitCode> 
     })
 }
 
-fn write_stdout(text: &str) -> anyhow::Result<()> {
+pub(super) fn write_stdout(text: &str) -> anyhow::Result<()> {
     let mut out = std::io::stdout().lock();
     match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
         // `farsight fetch ... | head` closes the pipe early; that is not a failure.

@@ -2,8 +2,12 @@
 
 mod args;
 mod commands;
+mod search;
 
-pub use args::{Cli, Command, ExtractArgs, FetchArgs, FormatArg, McpArgs};
+pub use args::{
+    Cli, Command, DateRangeArg, DepthArg, ExtractArgs, FetchArgs, FormatArg, McpArgs, OnOffArg,
+    SearchArgs, SearchOutputArg, TopicArg,
+};
 pub use commands::run;
 
 /// An error in how farsight was called or configured (exit code 2), as

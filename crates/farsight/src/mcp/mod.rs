@@ -16,8 +16,15 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 pub use http::serve_http;
 pub use stdio::serve_stdio;
 
+use crate::context::{WEB_SEARCH_DESCRIPTION, render_search_text};
 use crate::render;
-use crate::service::{CallOptions, FetchRequest, FetchResponse, FetchStatus, Service};
+use crate::service::{
+    CallOptions, FetchRequest, FetchResponse, FetchStatus, Service, WebSearchError,
+    WebSearchRequest, WebSearchResponse,
+};
+
+/// The order of `tools/list`: search first, as an agent uses them.
+const TOOL_ORDER: [&str; 2] = ["web_search", "web_fetch"];
 
 /// How long a refused call is told to wait: calls take tens of milliseconds
 /// to seconds, so a second frees a slot most of the time.
@@ -72,6 +79,9 @@ impl FarsightMcp {
         if !service.fetch_enabled() {
             tool_router.remove_route("web_fetch");
         }
+        if !service.search_enabled() {
+            tool_router.remove_route("web_search");
+        }
         Self {
             service,
             tool_router,
@@ -110,6 +120,49 @@ impl FarsightMcp {
     /// The service behind the tools.
     pub fn service(&self) -> &Service {
         &self.service
+    }
+
+    #[tool(
+        name = "web_search",
+        description = WEB_SEARCH_DESCRIPTION,
+        output_schema = schema_for_output::<WebSearchResponse>(),
+        annotations(
+            title = "Search the web",
+            read_only_hint = true,
+            destructive_hint = false,
+            idempotent_hint = true,
+            open_world_hint = true
+        )
+    )]
+    async fn web_search(
+        &self,
+        Parameters(request): Parameters<WebSearchRequest>,
+    ) -> CallToolResult {
+        let _permit = match self.calls.as_ref().map(|c| c.clone().try_acquire_owned()) {
+            Some(Err(_)) => {
+                let refused = WebSearchError {
+                    query: request.query.clone(),
+                    error_kind: "overloaded".to_owned(),
+                    message: "farsight is serving as many calls as it is allowed to at once"
+                        .to_owned(),
+                    retryable: true,
+                    retry_after_ms: Some(OVERLOADED_RETRY_MS),
+                    suggestion: Some("Retry in a moment; the server's [server].max_in_flight bounds concurrent calls".to_owned()),
+                    provider: None,
+                    attempts: Vec::new(),
+                };
+                return tool_result(&refused, true, |_| String::new());
+            }
+            permit => permit.and_then(Result::ok),
+        };
+        match self
+            .service
+            .web_search(&request, CallOptions::default())
+            .await
+        {
+            Ok(answer) => tool_result(&answer, false, render_search_text),
+            Err(error) => tool_result(&error, true, |_| String::new()),
+        }
     }
 
     #[tool(
@@ -172,5 +225,32 @@ impl ServerHandler for FarsightMcp {
         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
             .with_server_info(Implementation::new("farsight", env!("CARGO_PKG_VERSION")))
             .with_instructions(INSTRUCTIONS)
+    }
+
+    // `ToolRouter::list_all` sorts by name; agents read the list in order, and
+    // web_search comes first in how they use the tools.
+    async fn list_tools(
+        &self,
+        _request: Option<rmcp::model::PaginatedRequestParams>,
+        context: rmcp::service::RequestContext<rmcp::RoleServer>,
+    ) -> Result<rmcp::model::ListToolsResult, rmcp::ErrorData> {
+        let supports_cache_hints = context
+            .protocol_version()
+            .is_some_and(|version| version >= rmcp::model::ProtocolVersion::V_2026_07_28);
+        let mut tools = self.tool_router.list_all();
+        tools.sort_by_key(|t| {
+            TOOL_ORDER
+                .iter()
+                .position(|n| *n == t.name)
+                .unwrap_or(TOOL_ORDER.len())
+        });
+        Ok(rmcp::model::ListToolsResult {
+            result_type: Some(rmcp::model::ResultType::COMPLETE),
+            tools,
+            meta: None,
+            next_cursor: None,
+            ttl_ms: supports_cache_hints.then_some(0),
+            cache_scope: supports_cache_hints.then_some(rmcp::model::CacheScope::Public),
+        })
     }
 }

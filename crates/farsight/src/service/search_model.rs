@@ -364,7 +364,20 @@ impl WebSearchResponse {
             search_time: self.search_time,
             response_time_ms: self.response_time_ms,
             suggestion: self.suggestion.clone(),
-            attempts: Vec::new(),
+            attempts: self
+                .attempts
+                .iter()
+                .filter_map(|a| {
+                    let kind =
+                        serde_json::from_value(serde_json::Value::String(a.error_kind.clone()))
+                            .ok()?;
+                    Some(Attempt {
+                        provider: a.provider.clone(),
+                        error_kind: kind,
+                        message: a.message.clone(),
+                    })
+                })
+                .collect(),
             unapplied_filters: self.unapplied_filters.clone(),
         }
     }
