@@ -55,6 +55,8 @@ fn smoothie(doc: Document) -> Option<MainContent> {
     let cfg = dom_smoothie::Config {
         // The text is rendered by us; skip dom_smoothie's own rendering work.
         text_mode: dom_smoothie::TextMode::Raw,
+        // Code blocks name their language in classes.
+        keep_classes: true,
         ..Default::default()
     };
     let mut r = dom_smoothie::Readability::with_document(doc, None, Some(cfg)).ok()?;

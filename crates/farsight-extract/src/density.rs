@@ -205,9 +205,10 @@ fn direct_text(n: &NodeRef<'_>) -> String {
                     | "abbr"
                     | "time"
                     | "u"
-            ) {
-                out.push_str(&c.text());
-            }
+            )
+        {
+            out.push_str(&c.text());
+        }
     }
     out
 }

@@ -18,7 +18,7 @@ pub(crate) struct PageFacts {
     pub title: Option<String>,
     /// JSON-LD `isAccessibleForFree: false`.
     pub not_free: bool,
-    /// JSON-LD `articleBody`, when present.
+    /// JSON-LD `articleBody`, when present (kept for engines that use it).
     #[allow(dead_code)]
     pub article_body: Option<String>,
     /// `<base href>`.

@@ -59,7 +59,7 @@ pub(crate) fn render_table(w: &mut Writer<'_, '_>, table: &NodeRef<'_>) {
             // GFM needs a header row; a key/value table has none of its own.
             push_row(&mut out, &[], width);
         }
-        out.push('|');
+        out.push_str("\n|");
         for _ in 0..width {
             out.push_str(" --- |");
         }

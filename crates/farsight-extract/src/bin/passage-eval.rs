@@ -1,0 +1,210 @@
+//! Measures passage selection against taking the first N tokens.
+//!
+//! ```text
+//! passage-eval [DIR]
+//! ```
+//!
+//! DIR (default `test-data/passages` of this crate) holds pages as `.md`
+//! files and `questions.tsv`: one question a line, `page<TAB>question<TAB>
+//! answer phrase`, `#` comments. For budgets of 500, 1,000 and 2,000 tokens a
+//! page, it prints the share of questions whose answer phrase is in the
+//! returned content (case and whitespace ignored), for the default ranker,
+//! for variants of it, and for the first N tokens of the page.
+#![allow(clippy::print_stdout)]
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use farsight_extract::{PassageRanker, estimate_tokens, split_passages};
+
+const BUDGETS: [usize; 3] = [500, 1000, 2000];
+
+struct Question {
+    page: String,
+    question: String,
+    answer: String,
+}
+
+fn main() {
+    let dir = std::env::args().nth(1).map_or_else(
+        || Path::new(env!("CARGO_MANIFEST_DIR")).join("test-data/passages"),
+        PathBuf::from,
+    );
+    if let Err(msg) = run(&dir) {
+        eprintln!("passage-eval: {msg}");
+        std::process::exit(1);
+    }
+}
+
+fn run(dir: &Path) -> Result<(), String> {
+    let list = std::fs::read_to_string(dir.join("questions.tsv"))
+        .map_err(|e| format!("{}: {e}", dir.join("questions.tsv").display()))?;
+    let questions = parse(&list)?;
+    let mut pages: BTreeMap<String, String> = BTreeMap::new();
+    for q in &questions {
+        if !pages.contains_key(&q.page) {
+            let path = dir.join(&q.page);
+            let text =
+                std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+            if !normalise(&text).contains(&normalise(&q.answer)) {
+                return Err(format!("{}: answer not in page: {}", q.page, q.answer));
+            }
+            pages.insert(q.page.clone(), text);
+        }
+    }
+    for q in &questions {
+        if !normalise(&pages[&q.page]).contains(&normalise(&q.answer)) {
+            return Err(format!("{}: answer not in page: {}", q.page, q.answer));
+        }
+    }
+
+    let words: usize = pages.values().map(|t| t.split_whitespace().count()).sum();
+    let tokens: Vec<usize> = pages.values().map(|t| estimate_tokens(t)).collect();
+    let passages: usize = pages.values().map(|t| split_passages(t).len()).sum();
+    println!(
+        "{} pages, {} questions; {} words, {}-{} tokens a page (mean {}), {:.0} passages a page",
+        pages.len(),
+        questions.len(),
+        words,
+        tokens.iter().min().unwrap_or(&0),
+        tokens.iter().max().unwrap_or(&0),
+        tokens.iter().sum::<usize>() / tokens.len().max(1),
+        passages as f64 / pages.len().max(1) as f64,
+    );
+    println!();
+    println!("share of questions whose answer is in the returned content");
+    println!(
+        "{:<44} {:>8} {:>8} {:>8}",
+        "method", BUDGETS[0], BUDGETS[1], BUDGETS[2]
+    );
+
+    let base = PassageRanker::new()
+        .stemming(false)
+        .proximity(0.0)
+        .heading_weight(0.0);
+    let variants: Vec<(&str, PassageRanker)> = vec![
+        ("ranked (default)", PassageRanker::new()),
+        ("BM25 only (no stemming/proximity/heading)", base),
+        ("BM25 + stemming", base.stemming(true)),
+        (
+            "BM25 + stemming + proximity",
+            base.stemming(true).proximity(0.5),
+        ),
+        (
+            "BM25 + stemming + headings",
+            base.stemming(true).heading_weight(1.0),
+        ),
+        (
+            "default, headings weight 2",
+            PassageRanker::new().heading_weight(2.0),
+        ),
+        (
+            "default, proximity 1.0",
+            PassageRanker::new().proximity(1.0),
+        ),
+        ("default, b = 0.3", PassageRanker::new().b(0.3)),
+        ("default, k1 = 2.0", PassageRanker::new().k1(2.0)),
+    ];
+    for (name, ranker) in &variants {
+        let row: Vec<f64> = BUDGETS
+            .iter()
+            .map(|&b| {
+                share(&questions, |q| {
+                    ranker.select(&q.question, &pages[&q.page], b).text
+                })
+            })
+            .collect();
+        print_row(name, &row);
+    }
+    let first: Vec<f64> = BUDGETS
+        .iter()
+        .map(|&b| share(&questions, |q| first_tokens(&pages[&q.page], b).to_string()))
+        .collect();
+    print_row("first N tokens (baseline)", &first);
+
+    println!();
+    println!("mean tokens returned (default ranker; first N returns N or the page)");
+    let used: Vec<String> = BUDGETS
+        .iter()
+        .map(|&b| {
+            let sum: usize = questions
+                .iter()
+                .map(|q| {
+                    PassageRanker::new()
+                        .select(&q.question, &pages[&q.page], b)
+                        .tokens
+                })
+                .sum();
+            format!("{:>8}", sum / questions.len().max(1))
+        })
+        .collect();
+    println!("{:<44} {}", "ranked (default)", used.join(" "));
+
+    println!();
+    println!("misses of the default ranker at {} tokens:", BUDGETS[1]);
+    for q in &questions {
+        let s = PassageRanker::new().select(&q.question, &pages[&q.page], BUDGETS[1]);
+        if !normalise(&s.text).contains(&normalise(&q.answer)) {
+            println!("  {}: {}", q.page, q.question);
+        }
+    }
+    Ok(())
+}
+
+fn print_row(name: &str, row: &[f64]) {
+    let cells: Vec<String> = row.iter().map(|v| format!("{:>7.1}%", v * 100.0)).collect();
+    println!("{name:<44} {}", cells.join(" "));
+}
+
+fn share(questions: &[Question], answer_of: impl Fn(&Question) -> String) -> f64 {
+    let hits = questions
+        .iter()
+        .filter(|q| normalise(&answer_of(q)).contains(&normalise(&q.answer)))
+        .count();
+    hits as f64 / questions.len().max(1) as f64
+}
+
+/// The longest prefix of `text` ending at a word whose estimate fits.
+fn first_tokens(text: &str, budget: usize) -> &str {
+    let text = text.trim();
+    let ends: Vec<usize> = text
+        .char_indices()
+        .filter(|(_, c)| c.is_whitespace())
+        .map(|(i, _)| i)
+        .chain(std::iter::once(text.len()))
+        .collect();
+    let n = ends.partition_point(|&e| estimate_tokens(&text[..e]) <= budget);
+    n.checked_sub(1).map_or("", |k| &text[..ends[k]])
+}
+
+fn normalise(s: &str) -> String {
+    s.split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_lowercase()
+}
+
+fn parse(list: &str) -> Result<Vec<Question>, String> {
+    let mut out = Vec::new();
+    for (n, line) in list.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let mut cols = line.split('\t');
+        match (cols.next(), cols.next(), cols.next(), cols.next()) {
+            (Some(page), Some(question), Some(answer), None) => out.push(Question {
+                page: page.to_string(),
+                question: question.to_string(),
+                answer: answer.to_string(),
+            }),
+            _ => {
+                return Err(format!(
+                    "questions.tsv line {}: expected 3 tab-separated columns",
+                    n + 1
+                ));
+            }
+        }
+    }
+    Ok(out)
+}

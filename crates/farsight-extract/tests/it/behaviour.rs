@@ -1,0 +1,165 @@
+//! Metadata, hidden text, sanitising, paywalls, selectors, links.
+
+use farsight_extract::{ExtractOptions, Format, extract};
+
+use crate::{page, run};
+
+#[test]
+fn metadata_sources_disagree_json_ld_wins() {
+    let doc = run("metadata-conflict.html", Format::Markdown);
+    let m = &doc.metadata;
+    assert_eq!(m.description.as_deref(), Some("LD description"));
+    assert_eq!(m.author.as_deref(), Some("Ada Lovelace, Alan Turing"));
+    assert_eq!(m.date_published.as_deref(), Some("2024-03-01"));
+    assert_eq!(m.site_name.as_deref(), Some("Example News LD"));
+    // The page's own statements about itself win for these two.
+    assert_eq!(m.language.as_deref(), Some("de-AT"));
+    assert_eq!(
+        m.canonical_url.as_deref(),
+        Some("https://example.com/canonical")
+    );
+    assert_eq!(doc.title.as_deref(), Some("LD headline"));
+}
+
+#[test]
+fn metadata_falls_back_to_meta_and_time() {
+    let doc = run("metadata-fallback.html", Format::Text);
+    let m = &doc.metadata;
+    assert_eq!(m.description.as_deref(), Some("Plain description"));
+    assert_eq!(m.site_name.as_deref(), Some("My Blog"));
+    assert_eq!(m.date_published.as_deref(), Some("2021-12-24"));
+    assert_eq!(m.author, None);
+    // The " - My Blog" suffix goes because the site's name is known.
+    assert_eq!(doc.title.as_deref(), Some("Plain title"));
+}
+
+#[test]
+fn hidden_text_never_reaches_the_output() {
+    for format in [Format::Markdown, Format::Text, Format::Html] {
+        let doc = run("hidden.html", format);
+        assert!(doc.content.contains("Visible paragraph one"), "{format:?}");
+        assert!(
+            !doc.content.contains("HIDDEN"),
+            "{format:?}: {}",
+            doc.content
+        );
+        assert!(!doc.content.contains('\u{200b}'));
+        assert!(doc.content.contains("Zerowidthjoined"));
+    }
+}
+
+#[test]
+fn html_is_sanitised() {
+    let doc = run("hidden.html", Format::Html);
+    let c = doc.content.to_ascii_lowercase();
+    for bad in [
+        "<script",
+        "<style",
+        "<iframe",
+        "<form",
+        "<input",
+        "<button",
+        "onclick",
+        "javascript:",
+        "data:",
+    ] {
+        assert!(!c.contains(bad), "{bad} in {c}");
+    }
+    assert!(c.contains("<p>"));
+}
+
+#[test]
+fn paywall_from_json_ld() {
+    let doc = run("paywall.html", Format::Text);
+    assert!(doc.paywalled);
+    assert!(doc.content.contains("teaser"));
+}
+
+#[test]
+fn paywall_from_teaser_and_prompt() {
+    assert!(run("paywall-prompt.html", Format::Text).paywalled);
+    assert!(!run("constructs.html", Format::Text).paywalled);
+    assert!(!run("forum.html", Format::Text).paywalled);
+}
+
+#[test]
+fn javascript_shell_is_empty() {
+    let doc = run("js-shell.html", Format::Markdown);
+    assert_eq!(doc.content, "");
+    assert!(doc.likely_needs_javascript);
+    assert!(!run("constructs.html", Format::Markdown).likely_needs_javascript);
+}
+
+#[test]
+fn selector_every_match_in_order() {
+    let opts = ExtractOptions::new(Format::Markdown).selector(".post .body");
+    let doc = extract(&page("forum.html"), &opts);
+    assert_eq!(doc.selector_matched, Some(true));
+    let a = doc.content.find("I have strings").unwrap_or(usize::MAX);
+    let b = doc.content.find("chrono crate").unwrap_or(usize::MAX);
+    let c = doc.content.find("time crate").unwrap_or(usize::MAX);
+    assert!(a < b && b < c, "{}", doc.content);
+    assert!(!doc.content.contains("alice"));
+}
+
+#[test]
+fn selector_renders_tables_in_format() {
+    let opts = ExtractOptions::new(Format::Markdown).selector(".infobox");
+    let doc = extract(&page("constructs.html"), &opts);
+    insta::assert_snapshot!(doc.content, @r"
+    |  |  |
+    | --- | --- |
+    | Directed by | Someone |
+    | Music by | Another |
+    ");
+}
+
+#[test]
+fn selector_without_match_falls_back() {
+    let opts = ExtractOptions::new(Format::Text).selector("#nope");
+    let doc = extract(&page("constructs.html"), &opts);
+    assert_eq!(doc.selector_matched, Some(false));
+    assert!(doc.content.contains("A paragraph with strong"));
+}
+
+#[test]
+fn invalid_selector_is_reported_and_falls_back() {
+    let opts = ExtractOptions::new(Format::Text).selector("div[");
+    let doc = extract(&page("constructs.html"), &opts);
+    assert_eq!(doc.selector_matched, Some(false));
+    assert!(doc.selector_error.is_some());
+    assert!(doc.content.contains("A paragraph with strong"));
+}
+
+#[test]
+fn links_are_absolute_and_deduplicated() {
+    let html = r##"<html><body><article><p>Some text that is long enough to be the main content of the page, really.
+        <a href="/a">A</a> <a href="/a">A again</a> <a href="#top">top</a>
+        <a href="javascript:void(0)">js</a> <a href="https://other.org/x">X</a></p></article></body></html>"##;
+    let opts = ExtractOptions::new(Format::Markdown)
+        .base_url("https://example.com/dir/")
+        .include_links(true);
+    let doc = extract(html, &opts);
+    let urls: Vec<&str> = doc.links.iter().map(|l| l.url.as_str()).collect();
+    assert_eq!(urls, ["https://example.com/a", "https://other.org/x"]);
+    assert!(doc.content.contains("[A](https://example.com/a)"));
+    let without = extract(html, &ExtractOptions::new(Format::Markdown));
+    assert!(without.links.is_empty());
+}
+
+#[test]
+fn deep_nesting_does_not_overflow() {
+    // 5,000 levels already overflow a 2 MiB stack without the depth cap; the
+    // 100,000-level page is timed by `farsight-bench --scaling`.
+    let depth = 5_000;
+    let html = format!(
+        "<html><body>{}<p>deep text</p>{}</body></html>",
+        "<div>".repeat(depth),
+        "</div>".repeat(depth)
+    );
+    let job = std::thread::Builder::new()
+        .stack_size(2 * 1024 * 1024)
+        .spawn(move || extract(&html, &ExtractOptions::new(Format::Markdown)).content);
+    let content = job.ok().and_then(|j| j.join().ok()).unwrap_or_default();
+    assert!(content.contains("deep text"));
+}
