@@ -79,6 +79,8 @@ pub enum SearchOutputArg {
 #[derive(Debug, Args)]
 pub struct SearchArgs {
     /// What to search for (at least 2 characters), or a `→ search "..."` directive.
+    // Hyphen values let `-> search "..."` through as the query.
+    #[arg(allow_hyphen_values = true)]
     pub query: String,
 
     /// How many results (1-20) [default: 5, or [search].max_results].

@@ -6,4 +6,7 @@ mod cli;
 mod fetch;
 mod mcp_http;
 mod mcp_stdio;
+mod search;
+mod search_support;
+mod search_surfaces;
 mod support;

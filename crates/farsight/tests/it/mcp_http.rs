@@ -126,7 +126,7 @@ async fn list_and_call_over_http_with_current_and_older_clients() {
 
         let tools = client.list_all_tools().await.unwrap();
         let names: Vec<_> = tools.iter().map(|t| t.name.to_string()).collect();
-        assert_eq!(names, ["web_fetch"], "{version:?}");
+        assert_eq!(names, ["web_search", "web_fetch"], "{version:?}");
         assert!(tools[0].output_schema.is_some());
         assert_eq!(
             tools[0].annotations.as_ref().unwrap().read_only_hint,
@@ -230,7 +230,7 @@ async fn a_token_is_required_when_set() {
         .serve(transport(&server.mcp_url(), Some("s3cret-token"), &[]))
         .await
         .unwrap();
-    assert_eq!(client.list_all_tools().await.unwrap().len(), 1);
+    assert_eq!(client.list_all_tools().await.unwrap().len(), 2);
     let _ = client.cancel().await;
 }
 
