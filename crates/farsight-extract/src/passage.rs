@@ -170,6 +170,39 @@ mod tests {
         assert!(ps.iter().enumerate().all(|(i, p)| p.index == i));
     }
 
+    proptest::proptest! {
+        #[test]
+        fn any_text_and_query_stay_within_budget(
+            text in "(?s)[a-z #`|>*\\-\n.!?\u{e9}\u{6771}\u{1F600}0-9]{0,1500}",
+            query in "[a-z \u{6771}]{0,30}",
+            budget in 0usize..400,
+        ) {
+            let passages = split_passages(&text);
+            for p in &passages {
+                proptest::prop_assert_eq!(&text[p.start..p.start + p.text.len()], p.text.as_str());
+            }
+            let ranked = rank_passages(&query, &passages);
+            proptest::prop_assert!(ranked.iter().all(|&(i, s)| i < passages.len() && s > 0.0));
+            let s = select_within_budget(&query, &text, budget);
+            proptest::prop_assert!(s.tokens <= budget);
+            proptest::prop_assert_eq!(s.tokens, estimate_tokens(&s.text));
+            proptest::prop_assert!(s.passages_used.iter().all(|&i| i < passages.len()));
+        }
+
+        #[test]
+        fn shares_never_exceed_the_total(
+            total in 0usize..100_000,
+            available in proptest::collection::vec(0usize..5_000, 0..12),
+        ) {
+            let shares = share_budget(total, &available);
+            proptest::prop_assert_eq!(shares.len(), available.len());
+            proptest::prop_assert!(shares.iter().sum::<usize>() <= total);
+            proptest::prop_assert!(shares.iter().zip(&available).all(|(s, a)| s <= a));
+            let wanted: usize = available.iter().sum();
+            proptest::prop_assert_eq!(shares.iter().sum::<usize>(), total.min(wanted));
+        }
+    }
+
     #[test]
     fn empty_text_has_no_passages() {
         assert!(split_passages("").is_empty());
