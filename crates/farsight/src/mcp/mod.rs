@@ -42,6 +42,8 @@ Use it after web_search to:
 
 Returns title, content (markdown by default; 'text' or 'html' on request), metadata (description, author, datePublished, siteName) and links. Content longer than maxLength (default 10000 characters) is cut between paragraphs with truncated=true and nextStartIndex: call again with startIndex=nextStartIndex to read on (served from cache, no new download).
 
+To find one answer in a long page, pass focus (a question): you get the passages that best answer it, in page order, within maxLength, instead of the page's beginning.
+
 Limitations:
 - Does not run JavaScript: pages that render in the browser may come back partial.
 - Some sites block automated access or disallow it in robots.txt.
