@@ -2,14 +2,19 @@
 //!
 //! ```text
 //! passage-eval [DIR]
+//! passage-eval --show PAGE QUESTION [BUDGET]
 //! ```
 //!
 //! DIR (default `test-data/passages` of this crate) holds pages as `.md`
 //! files and `questions.tsv`: one question a line, `page<TAB>question<TAB>
-//! answer phrase`, `#` comments. For budgets of 500, 1,000 and 2,000 tokens a
+//! answer phrase`, `#` comments; when two passages answer a question, the
+//! answer column holds both phrases separated by ` || `. For budgets of 500, 1,000 and 2,000 tokens a
 //! page, it prints the share of questions whose answer phrase is in the
 //! returned content (case and whitespace ignored), for the default ranker,
-//! for variants of it, and for the first N tokens of the page.
+//! for variants of it, and for the first N tokens of the page, plus the
+//! share whose answer is in the single best-ranked passage ("top-1"). `--show`
+//! prints the ranking of one page's passages and the selection (default
+//! budget 1,000).
 #![allow(clippy::print_stdout)]
 
 use std::collections::BTreeMap;
@@ -22,11 +27,29 @@ const BUDGETS: [usize; 3] = [500, 1000, 2000];
 struct Question {
     page: String,
     question: String,
-    answer: String,
+    /// Phrases of which any one counts as the answer.
+    answers: Vec<String>,
+}
+
+impl Question {
+    fn answered_by(&self, text: &str) -> bool {
+        let text = normalise(text);
+        self.answers.iter().any(|a| text.contains(&normalise(a)))
+    }
 }
 
 fn main() {
-    let dir = std::env::args().nth(1).map_or_else(
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().is_some_and(|a| a == "--show") {
+        if let [_, page, question, rest @ ..] = args.as_slice() {
+            let budget = rest.first().and_then(|b| b.parse().ok()).unwrap_or(1000);
+            show(page, question, budget);
+            return;
+        }
+        eprintln!("usage: passage-eval --show PAGE QUESTION [BUDGET]");
+        std::process::exit(2);
+    }
+    let dir = args.first().map_or_else(
         || Path::new(env!("CARGO_MANIFEST_DIR")).join("test-data/passages"),
         PathBuf::from,
     );
@@ -46,15 +69,13 @@ fn run(dir: &Path) -> Result<(), String> {
             let path = dir.join(&q.page);
             let text =
                 std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-            if !normalise(&text).contains(&normalise(&q.answer)) {
-                return Err(format!("{}: answer not in page: {}", q.page, q.answer));
-            }
             pages.insert(q.page.clone(), text);
         }
     }
     for q in &questions {
-        if !normalise(&pages[&q.page]).contains(&normalise(&q.answer)) {
-            return Err(format!("{}: answer not in page: {}", q.page, q.answer));
+        let page = normalise(&pages[&q.page]);
+        if let Some(a) = q.answers.iter().find(|a| !page.contains(&normalise(a))) {
+            return Err(format!("{}: answer not in page: {a}", q.page));
         }
     }
 
@@ -74,11 +95,12 @@ fn run(dir: &Path) -> Result<(), String> {
     println!();
     println!("share of questions whose answer is in the returned content");
     println!(
-        "{:<44} {:>8} {:>8} {:>8}",
-        "method", BUDGETS[0], BUDGETS[1], BUDGETS[2]
+        "{:<44} {:>8} {:>8} {:>8} {:>8}",
+        "method", BUDGETS[0], BUDGETS[1], BUDGETS[2], "top-1"
     );
 
     let base = PassageRanker::new()
+        .context(0.0)
         .stemming(false)
         .proximity(0.0)
         .heading_weight(0.0);
@@ -102,11 +124,14 @@ fn run(dir: &Path) -> Result<(), String> {
             "default, proximity 1.0",
             PassageRanker::new().proximity(1.0),
         ),
+        ("default, no context", PassageRanker::new().context(0.0)),
+        ("default, context 0.3", PassageRanker::new().context(0.3)),
+        ("default, context 0.8", PassageRanker::new().context(0.8)),
         ("default, b = 0.3", PassageRanker::new().b(0.3)),
         ("default, k1 = 2.0", PassageRanker::new().k1(2.0)),
     ];
     for (name, ranker) in &variants {
-        let row: Vec<f64> = BUDGETS
+        let mut row: Vec<f64> = BUDGETS
             .iter()
             .map(|&b| {
                 share(&questions, |q| {
@@ -114,6 +139,16 @@ fn run(dir: &Path) -> Result<(), String> {
                 })
             })
             .collect();
+        // The sharper signal for comparing rankers: is the answer in the
+        // single best passage?
+        row.push(share(&questions, |q| {
+            let passages = split_passages(&pages[&q.page]);
+            ranker
+                .rank(&q.question, &passages)
+                .first()
+                .map(|&(i, _)| passages[i].text.clone())
+                .unwrap_or_default()
+        }));
         print_row(name, &row);
     }
     let first: Vec<f64> = BUDGETS
@@ -144,11 +179,39 @@ fn run(dir: &Path) -> Result<(), String> {
     println!("misses of the default ranker at {} tokens:", BUDGETS[1]);
     for q in &questions {
         let s = PassageRanker::new().select(&q.question, &pages[&q.page], BUDGETS[1]);
-        if !normalise(&s.text).contains(&normalise(&q.answer)) {
+        if !q.answered_by(&s.text) {
             println!("  {}: {}", q.page, q.question);
         }
     }
     Ok(())
+}
+
+fn show(page: &str, question: &str, budget: usize) {
+    let text = match std::fs::read_to_string(page) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("passage-eval: {page}: {e}");
+            std::process::exit(1);
+        }
+    };
+    let passages = split_passages(&text);
+    for (i, score) in farsight_extract::rank_passages(question, &passages)
+        .iter()
+        .take(8)
+    {
+        let p = &passages[*i];
+        let head: String = p.text.chars().take(100).collect();
+        println!(
+            "{score:>7.2}  #{i:<3} {:>4} tok  {}",
+            estimate_tokens(&p.text),
+            head.replace('\n', " ")
+        );
+    }
+    let s = PassageRanker::new().select(question, &text, budget);
+    println!(
+        "\n--- selection: {} tokens, passages {:?}\n{}",
+        s.tokens, s.passages_used, s.text
+    );
 }
 
 fn print_row(name: &str, row: &[f64]) {
@@ -159,7 +222,7 @@ fn print_row(name: &str, row: &[f64]) {
 fn share(questions: &[Question], answer_of: impl Fn(&Question) -> String) -> f64 {
     let hits = questions
         .iter()
-        .filter(|q| normalise(&answer_of(q)).contains(&normalise(&q.answer)))
+        .filter(|q| q.answered_by(&answer_of(q)))
         .count();
     hits as f64 / questions.len().max(1) as f64
 }
@@ -196,7 +259,7 @@ fn parse(list: &str) -> Result<Vec<Question>, String> {
             (Some(page), Some(question), Some(answer), None) => out.push(Question {
                 page: page.to_string(),
                 question: question.to_string(),
-                answer: answer.to_string(),
+                answers: answer.split(" || ").map(str::to_string).collect(),
             }),
             _ => {
                 return Err(format!(

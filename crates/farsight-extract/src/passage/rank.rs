@@ -33,6 +33,7 @@ pub struct PassageRanker {
     pub(crate) stemming: bool,
     pub(crate) proximity: f32,
     pub(crate) heading_weight: f32,
+    pub(crate) context: f32,
 }
 
 impl Default for PassageRanker {
@@ -43,13 +44,14 @@ impl Default for PassageRanker {
             stemming: true,
             proximity: 0.5,
             heading_weight: 1.0,
+            context: 0.5,
         }
     }
 }
 
 impl PassageRanker {
     /// The default ranker: BM25 with `k1 = 1.2`, `b = 0.75`, stemming on,
-    /// proximity weight 0.5 and heading weight 1.0.
+    /// proximity weight 0.5, heading weight 1.0 and context weight 0.5.
     #[must_use]
     pub fn new() -> Self {
         Self::default()
@@ -104,6 +106,42 @@ impl PassageRanker {
             self.heading_weight = weight;
         }
         self
+    }
+
+    /// How much a passage's score lends to its neighbours when choosing what
+    /// to keep within a budget (default 0.5; 0 turns it off). A passage is
+    /// taken at the larger of its own score and `weight ×` the score of the
+    /// passage before or after it, so that the sentences around a strong
+    /// match (the start of its paragraph, the rest of a cut list) come before
+    /// weak matches elsewhere on the page. It does not change
+    /// [`rank`](Self::rank). Negative or non-finite values are ignored.
+    #[must_use]
+    pub fn context(mut self, weight: f32) -> Self {
+        if weight.is_finite() && weight >= 0.0 {
+            self.context = weight;
+        }
+        self
+    }
+
+    /// The order in which to take passages for a budget: by score, each
+    /// passage lifted to `context ×` its best neighbour's score.
+    pub(crate) fn budget_order(&self, ranked: &[(usize, f32)], len: usize) -> Vec<usize> {
+        let mut own = vec![0.0f32; len];
+        for &(i, score) in ranked {
+            if let Some(s) = own.get_mut(i) {
+                *s = score;
+            }
+        }
+        let lifted: Vec<f32> = (0..len)
+            .map(|i| {
+                let before = i.checked_sub(1).map_or(0.0, |j| own[j]);
+                let after = own.get(i + 1).copied().unwrap_or(0.0);
+                own[i].max(self.context * before.max(after))
+            })
+            .collect();
+        let mut order: Vec<usize> = (0..len).filter(|&i| lifted[i] > 0.0).collect();
+        order.sort_by(|&a, &b| lifted[b].total_cmp(&lifted[a]).then(a.cmp(&b)));
+        order
     }
 
     /// Scores `passages` against `query` and returns `(position in
@@ -302,11 +340,22 @@ mod tests {
             .k1(f32::NAN)
             .b(7.0)
             .proximity(-1.0)
-            .heading_weight(f32::INFINITY);
+            .heading_weight(f32::INFINITY)
+            .context(-2.0);
         assert_eq!(r.k1, 1.2);
         assert_eq!(r.b, 1.0);
         assert_eq!(r.proximity, 0.5);
         assert_eq!(r.heading_weight, 1.0);
+        assert_eq!(r.context, 0.5);
+    }
+
+    #[test]
+    fn budget_order_lifts_neighbours_of_strong_matches() {
+        let ranked = [(3, 4.0), (0, 1.0)];
+        let order = PassageRanker::new().budget_order(&ranked, 6);
+        assert_eq!(order, vec![3, 2, 4, 0, 1]);
+        let plain = PassageRanker::new().context(0.0).budget_order(&ranked, 6);
+        assert_eq!(plain, vec![3, 0]);
     }
 
     #[test]

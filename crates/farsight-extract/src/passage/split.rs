@@ -206,11 +206,19 @@ fn cut_block(text: &str, block: &Block) -> Vec<Range<usize>> {
         _ => sentence_units(text, r),
     };
     let mut fine = Vec::with_capacity(units.len());
+    let too_big = |u: &Range<usize>| Counts::of(&text[u.clone()]).tokens() > MAX_TOKENS;
     for u in units {
-        if Counts::of(&text[u.clone()]).tokens() > MAX_TOKENS {
-            fine.extend(hard_split(text, u, TARGET_TOKENS));
-        } else {
+        if !too_big(&u) {
             fine.push(u);
+            continue;
+        }
+        // A long list item or table row: its sentences, then its words.
+        for s in sentence_units(text, u) {
+            if too_big(&s) {
+                fine.extend(hard_split(text, s, TARGET_TOKENS));
+            } else {
+                fine.push(s);
+            }
         }
     }
     pack(text, fine)

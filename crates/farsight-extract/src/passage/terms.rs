@@ -4,25 +4,53 @@
 use super::tokens::is_wide;
 
 /// The index terms of `text`, in order.
+///
+/// Hyphenated words give their parts and the parts joined ("Wi-Fi" gives
+/// `wi`, `fi` and `wifi`), so that either spelling finds the other.
 pub(crate) fn terms(text: &str, stemming: bool) -> Vec<String> {
     let mut out = Vec::new();
     let mut word = String::new();
+    let mut compound = String::new();
+    let mut parts = 0;
     let mut cjk: Vec<char> = Vec::new();
     for ch in text.chars() {
-        if is_wide(ch) && ch.is_alphanumeric() {
-            finish_word(&mut word, stemming, &mut out);
-            cjk.push(ch);
-        } else if ch.is_alphanumeric() {
+        if ch.is_alphanumeric() && !is_wide(ch) {
             finish_cjk(&mut cjk, &mut out);
             for lower in ch.to_lowercase() {
                 word.push(fold(lower));
             }
-        } else {
+            continue;
+        }
+        if matches!(ch, '-' | '\u{2010}' | '\u{2011}') && !word.is_empty() {
+            compound.push_str(&word);
+            parts += 1;
             finish_word(&mut word, stemming, &mut out);
+            continue;
+        }
+        if parts > 0 && !word.is_empty() {
+            compound.push_str(&word);
+            parts += 1;
+        }
+        finish_word(&mut word, stemming, &mut out);
+        if parts > 1 {
+            finish_word(&mut compound, stemming, &mut out);
+        }
+        compound.clear();
+        parts = 0;
+        if is_wide(ch) && ch.is_alphanumeric() {
+            cjk.push(ch);
+        } else {
             finish_cjk(&mut cjk, &mut out);
         }
     }
+    if parts > 0 && !word.is_empty() {
+        compound.push_str(&word);
+        parts += 1;
+    }
     finish_word(&mut word, stemming, &mut out);
+    if parts > 1 {
+        finish_word(&mut compound, stemming, &mut out);
+    }
     finish_cjk(&mut cjk, &mut out);
     out
 }
@@ -157,6 +185,21 @@ mod tests {
             terms("How do I enable the Café's HTTP/2 support?", false),
             vec!["enable", "cafe", "http", "2", "support"]
         );
+    }
+
+    #[test]
+    fn hyphenated_words_also_index_joined() {
+        assert_eq!(
+            terms("Wi-Fi drops", false),
+            vec!["wi", "fi", "wifi", "drops"]
+        );
+        assert_eq!(
+            terms("state-of-the-art", false),
+            vec!["state", "art", "stateoftheart"]
+        );
+        assert_eq!(terms("re-", false), vec!["re"]);
+        assert_eq!(terms("x - y", false), Vec::<String>::new());
+        assert_eq!(terms("e-mail", false), vec!["mail", "email"]);
     }
 
     #[test]
