@@ -3,6 +3,7 @@
 //! ```text
 //! passage-eval [DIR]
 //! passage-eval --show PAGE QUESTION [BUDGET]
+//! passage-eval --timing
 //! ```
 //!
 //! DIR (default `test-data/passages` of this crate) holds pages as `.md`
@@ -14,7 +15,7 @@
 //! for variants of it, and for the first N tokens of the page, plus the
 //! share whose answer is in the single best-ranked passage ("top-1"). `--show`
 //! prints the ranking of one page's passages and the selection (default
-//! budget 1,000).
+//! budget 1,000). `--timing` times selection on large synthetic pages.
 #![allow(clippy::print_stdout)]
 
 use std::collections::BTreeMap;
@@ -40,6 +41,10 @@ impl Question {
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().is_some_and(|a| a == "--timing") {
+        timing();
+        return;
+    }
     if args.first().is_some_and(|a| a == "--show") {
         if let [_, page, question, rest @ ..] = args.as_slice() {
             let budget = rest.first().and_then(|b| b.parse().ok()).unwrap_or(1000);
@@ -184,6 +189,40 @@ fn run(dir: &Path) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+fn timing() {
+    let para = "Passages are ranked against the query and the best ones are kept in page order, \
+                within the budget, with a marker where text was skipped. ";
+    let prose: String = (0..5_000)
+        .map(|i| {
+            format!(
+                "## Section {i}\n\n{}topic{i} closes it.\n\n",
+                para.repeat(3)
+            )
+        })
+        .collect();
+    let list: String = (0..40_000)
+        .map(|i| format!("- item {i} of a long list\n"))
+        .collect();
+    let no_spaces = "x".repeat(1_000_000);
+    let cjk = "東京都の人口は約千四百万人です。".repeat(40_000);
+    for (name, text) in [
+        ("prose", &prose),
+        ("list", &list),
+        ("no spaces", &no_spaces),
+        ("cjk", &cjk),
+    ] {
+        let start = std::time::Instant::now();
+        let s = PassageRanker::new().select("topic4321 ranked budget 東京", text, 2000);
+        println!(
+            "{name:<10} {:>5} KB  {:>7.1} ms  {} passages used, {} tokens",
+            text.len() / 1024,
+            start.elapsed().as_secs_f64() * 1000.0,
+            s.passages_used.len(),
+            s.tokens
+        );
+    }
 }
 
 fn show(page: &str, question: &str, budget: usize) {

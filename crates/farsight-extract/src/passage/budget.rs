@@ -32,8 +32,9 @@ impl PassageRanker {
     /// `max_tokens` as counted by [`estimate_tokens`](super::estimate_tokens).
     ///
     /// A page that fits is returned whole. Otherwise passages are taken best
-    /// first while they fit, and joined in page order with [`SKIP_MARKER`]
-    /// where text was left out. If even the best passage does not fit, its
+    /// first while they fit (a passage next to a strong match counts as
+    /// [`context`](Self::context) × that match's score), and joined in page
+    /// order with [`SKIP_MARKER`] where text was left out. If even the best passage does not fit, its
     /// best sentences are taken the same way (and, failing that, the
     /// beginning of its best sentence). If no passage matches the query (or
     /// it has no terms), the result is the first passages of the page.
@@ -69,7 +70,7 @@ impl PassageRanker {
             (0..passages.len()).collect()
         };
         let chosen = page.fill(&order, max_tokens, !matched);
-        let best = order[0];
+        let best = order.first().copied().unwrap_or(0);
         let mut selection = if chosen.is_empty() {
             self.within_passage(query, &passages, best, max_tokens)
         } else {
