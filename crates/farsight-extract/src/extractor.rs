@@ -6,13 +6,15 @@ use dom_query::{Document as Dom, Matcher, NodeRef};
 use crate::content::{self, MainContent};
 use crate::render::{self, RenderOptions};
 use crate::url_util::Resolver;
-use crate::{Document, ExtractOptions, Format, clean, links, metadata, paywall, sanitize};
+use crate::{Document, ExtractOptions, Format, clean, depth, links, metadata, paywall, sanitize};
 
 /// Extracts the main content (or the selector's matches) of `html`.
 ///
 /// Never panics and never fails: a page without content gives an empty
 /// `content` and `likely_needs_javascript`.
 pub fn extract(html: &str, options: &ExtractOptions) -> Document {
+    let html = depth::cap_depth(html, depth::MAX_DEPTH);
+    let html: &str = &html;
     let dom = Dom::from(html);
     let facts = metadata::read(&dom);
     let marker = paywall::has_marker(&dom);

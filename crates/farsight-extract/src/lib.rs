@@ -20,6 +20,7 @@ mod boilerplate;
 mod clean;
 mod content;
 mod density;
+mod depth;
 mod document;
 mod extractor;
 mod links;

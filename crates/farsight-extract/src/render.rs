@@ -126,6 +126,9 @@ pub(crate) struct Writer<'o, 'a> {
     tight: bool,
     /// Inside a table cell or heading: blocks become spaces.
     inline_only: bool,
+    /// Emphasis markers already open around this writer: `<b>` inside `<b>`
+    /// adds no second `**`.
+    open_marks: u8,
 }
 
 impl<'o, 'a> Writer<'o, 'a> {
@@ -139,18 +142,21 @@ impl<'o, 'a> Writer<'o, 'a> {
             leading_space: false,
             tight,
             inline_only: false,
+            open_marks: 0,
         }
     }
 
     fn sub(&self, tight: bool) -> Writer<'o, 'a> {
         let mut w = Writer::new(self.opts, self.depth + 1, tight);
         w.inline_only = self.inline_only;
+        w.open_marks = self.open_marks;
         w
     }
 
     pub(crate) fn inline_sub(&self) -> Writer<'o, 'a> {
         let mut w = Writer::new(self.opts, self.depth + 1, false);
         w.inline_only = true;
+        w.open_marks = self.open_marks;
         w
     }
 
@@ -372,11 +378,17 @@ impl<'o, 'a> Writer<'o, 'a> {
     }
 
     fn wrap_inline(&mut self, node: &NodeRef<'_>, marker: &str) {
-        if !self.opts.markdown {
+        let mark = match marker {
+            "**" => 1,
+            "*" => 2,
+            _ => 4,
+        };
+        if !self.opts.markdown || self.open_marks & mark != 0 {
             self.children(node);
             return;
         }
         let mut w = self.sub(self.tight);
+        w.open_marks |= mark;
         w.children(node);
         let (leading, trailing) = (w.leading_space, w.space);
         let inner = w.finish();

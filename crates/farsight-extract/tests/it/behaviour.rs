@@ -149,17 +149,40 @@ fn links_are_absolute_and_deduplicated() {
 
 #[test]
 fn deep_nesting_does_not_overflow() {
-    // 5,000 levels already overflow a 2 MiB stack without the depth cap; the
-    // 100,000-level page is timed by `farsight-bench --scaling`.
-    let depth = 5_000;
-    let html = format!(
-        "<html><body>{}<p>deep text</p>{}</body></html>",
-        "<div>".repeat(depth),
-        "</div>".repeat(depth)
-    );
-    let job = std::thread::Builder::new()
-        .stack_size(2 * 1024 * 1024)
-        .spawn(move || extract(&html, &ExtractOptions::new(Format::Markdown)).content);
-    let content = job.ok().and_then(|j| j.join().ok()).unwrap_or_default();
-    assert!(content.contains("deep text"));
+    // 100,000 levels, closed and unclosed, block and inline, each in every
+    // format on a thread with tokio's 2 MiB blocking stack. The time is
+    // printed by `farsight-bench --scaling` (well under a second in release).
+    let depth = 100_000;
+    for (open, close) in [
+        ("<div>", "</div>"),
+        ("<span>", "</span>"),
+        ("<b>", "</b>"),
+        ("<div>", ""),
+    ] {
+        let html = format!(
+            "<html><body>{}<p>deep text</p>{}<p>after the nest</p></body></html>",
+            open.repeat(depth),
+            close.repeat(depth)
+        );
+        let job = std::thread::Builder::new()
+            .stack_size(2 * 1024 * 1024)
+            .spawn(move || {
+                [Format::Markdown, Format::Text, Format::Html]
+                    .map(|f| extract(&html, &ExtractOptions::new(f)).content)
+            });
+        let outputs = job.ok().and_then(|j| j.join().ok());
+        let Some(outputs) = outputs else {
+            panic!("{open}{close} x{depth}: the extraction thread died");
+        };
+        for content in outputs {
+            assert!(
+                content.contains("deep text"),
+                "{open}{close}: {content:.200}"
+            );
+            assert!(
+                content.contains("after the nest"),
+                "{open}{close}: {content:.200}"
+            );
+        }
+    }
 }

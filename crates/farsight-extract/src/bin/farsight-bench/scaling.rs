@@ -30,15 +30,16 @@ fn page(bytes: usize) -> String {
     s
 }
 
-fn deep(levels: usize) -> String {
-    let mut s = String::with_capacity(levels * 12);
+/// A page nested `levels` deep with `open`/`close` tags around a paragraph.
+fn deep(levels: usize, open: &str, close: &str) -> String {
+    let mut s = String::with_capacity(levels * (open.len() + close.len()) + 64);
     s.push_str("<html><body>");
     for _ in 0..levels {
-        s.push_str("<div>");
+        s.push_str(open);
     }
     s.push_str("<p>deep text at the bottom</p>");
     for _ in 0..levels {
-        s.push_str("</div>");
+        s.push_str(close);
     }
     s.push_str("</body></html>");
     s
@@ -74,16 +75,25 @@ pub fn run() {
                     );
                 }
             }
-            let html = deep(100_000);
-            let (ms, out) = time(&html, Format::Markdown);
-            println!(
-                "{:>10} {:>10} {:>10.1} {:>10.1} {:>12}  nested 100,000 deep",
-                "deep",
-                html.len(),
-                ms,
-                ms / (html.len() as f64 / 1_000_000.0),
-                out
-            );
+            for (open, close, label) in [
+                ("<div>", "</div>", "<div> x100,000"),
+                ("<span>", "</span>", "<span> x100,000"),
+                ("<b>", "</b>", "<b> x100,000"),
+                ("<div>", "", "unclosed <div> x100,000"),
+            ] {
+                let html = deep(100_000, open, close);
+                for format in [Format::Text, Format::Markdown] {
+                    let (ms, out) = time(&html, format);
+                    println!(
+                        "{:>10} {:>10} {:>10.1} {:>10.1} {:>12}  {format:?} {label}",
+                        "deep",
+                        html.len(),
+                        ms,
+                        ms / (html.len() as f64 / 1_000_000.0),
+                        out
+                    );
+                }
+            }
         });
     match job.map(|j| j.join()) {
         Ok(Ok(())) => println!(

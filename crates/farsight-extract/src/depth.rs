@@ -1,0 +1,851 @@
+//! Bounding the DOM depth before the parser sees the page.
+//!
+//! html5ever's tree builder walks the stack of open elements for every start
+//! tag that closes a `<p>` (scope checks), so a page nested N elements deep
+//! costs O(N²): 10,000 nested `<div>`s take 0.2 s to parse, 100,000 take
+//! 20 s, and everything after the parser (dom_smoothie above all) is worse.
+//! Browsers cap the depth instead (Chromium's parser stops nesting at 512).
+//!
+//! This pass does the equivalent on the text, in one linear scan: it follows
+//! start and end tags with a simplified model of the tree builder's stack
+//! (void elements, raw text, comments, implied end tags of `p`, `li`, `dd`,
+//! `dt`, table parts, scope rules for end tags) and drops the tags of
+//! elements that would open deeper than the limit, so their content joins
+//! the element at the limit. The model errs towards counting too deep, so
+//! the parser never nests much deeper than the limit; a page that stays
+//! under the limit is returned untouched, without a copy.
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+
+/// Elements deeper than this are flattened into their ancestor. Real pages
+/// rarely pass 60; 256 keeps the parser's scope walks and every later pass
+/// cheap.
+pub(crate) const MAX_DEPTH: usize = 256;
+
+/// Returns `html` with nesting beyond `limit` flattened (tags dropped,
+/// block boundaries kept as `<br>`), or `html` itself when nothing is that
+/// deep.
+pub(crate) fn cap_depth(html: &str, limit: usize) -> Cow<'_, str> {
+    // Fewer tags than the limit cannot nest that deep.
+    if memchr::memchr_iter(b'<', html.as_bytes())
+        .nth(limit)
+        .is_none()
+    {
+        return Cow::Borrowed(html);
+    }
+    let mut sim = Sim::new(html, limit);
+    sim.run();
+    match sim.out {
+        None => Cow::Borrowed(html),
+        Some(mut out) => {
+            out.push_str(&html[sim.copied..]);
+            Cow::Owned(out)
+        }
+    }
+}
+
+// Flags of an open element, for the scope rules.
+const SPECIAL: u8 = 1; // html5ever's "special" category
+const SPECIAL_NOT_ADP: u8 = 2; // special, except address, div, p
+const SCOPE: u8 = 4; // bounds the default scope
+const BUTTON_SCOPE: u8 = 8; // bounds button scope
+const TABLE_SCOPE: u8 = 16; // bounds table scope
+
+struct Entry<'a> {
+    name: Cow<'a, str>,
+    flags: u8,
+    /// An SVG/MathML element where tags are not HTML's.
+    foreign: bool,
+}
+
+/// What a start tag opened.
+enum Opened {
+    Plaintext,
+    Raw(Raw),
+    Other,
+}
+
+struct Sim<'a> {
+    html: &'a str,
+    limit: usize,
+    stack: Vec<Entry<'a>>,
+    // Stack positions by element name, and of each flag, innermost last.
+    by_name: HashMap<Cow<'a, str>, Vec<usize>>,
+    by_flag: [Vec<usize>; 5],
+    /// The rewritten page, once something had to be dropped.
+    out: Option<String>,
+    /// How much of `html` has been copied into `out`.
+    copied: usize,
+    /// Length of `out` just after the last `<br>` it was given.
+    break_at: usize,
+}
+
+impl<'a> Sim<'a> {
+    fn new(html: &'a str, limit: usize) -> Self {
+        Sim {
+            html,
+            limit,
+            stack: Vec::new(),
+            by_name: HashMap::new(),
+            by_flag: Default::default(),
+            out: None,
+            copied: 0,
+            break_at: usize::MAX,
+        }
+    }
+
+    fn run(&mut self) {
+        let bytes = self.html.as_bytes();
+        let mut i = 0;
+        while let Some(off) = memchr::memchr(b'<', &bytes[i..]) {
+            let lt = i + off;
+            i = lt + 1;
+            match bytes.get(lt + 1) {
+                Some(b'!') => i = skip_markup_decl(bytes, lt, self.in_foreign()),
+                Some(b'?') => i = find_gt(bytes, lt + 2),
+                Some(b'/') => match bytes.get(lt + 2) {
+                    Some(c) if c.is_ascii_alphabetic() => {
+                        let (name, end) = tag_name(self.html, lt + 2);
+                        let close = skip_attrs(bytes, end).1;
+                        if close > bytes.len() {
+                            return; // An unfinished tag at the end is dropped.
+                        }
+                        self.end_tag(name, lt, close);
+                        i = close;
+                    }
+                    _ => i = find_gt(bytes, lt + 2),
+                },
+                Some(c) if c.is_ascii_alphabetic() => {
+                    let (name, end) = tag_name(self.html, lt + 1);
+                    let (self_closing, close) = skip_attrs(bytes, end);
+                    if close > bytes.len() {
+                        return;
+                    }
+                    i = close;
+                    match self.start_tag(name, self_closing, lt, close) {
+                        Opened::Plaintext => return,
+                        Opened::Raw(kind) => {
+                            i = find_raw_end(bytes, close, kind);
+                            // The raw-text element closes itself.
+                            self.pop_top();
+                        }
+                        Opened::Other => {}
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn top_name(&self) -> Cow<'a, str> {
+        self.stack
+            .last()
+            .map(|e| e.name.clone())
+            .unwrap_or_default()
+    }
+
+    /// Whether tags are read as SVG/MathML here (inside a foreign element
+    /// that is not an HTML integration point).
+    fn in_foreign(&self) -> bool {
+        self.stack
+            .last()
+            .is_some_and(|e| e.foreign && !integration_point(&e.name))
+    }
+
+    fn last_flag(&self, flag: u8) -> Option<usize> {
+        self.by_flag[flag.trailing_zeros() as usize].last().copied()
+    }
+
+    fn nearest(&self, name: &str) -> Option<usize> {
+        self.by_name.get(name).and_then(|v| v.last().copied())
+    }
+
+    /// Whether the nearest `name` has no element flagged `bound` above it.
+    fn in_scope(&self, name: &str, bound: u8) -> Option<usize> {
+        let at = self.nearest(name)?;
+        match self.last_flag(bound) {
+            Some(b) if b > at => None,
+            _ => Some(at),
+        }
+    }
+
+    /// Handles a start tag.
+    fn start_tag(
+        &mut self,
+        name: Cow<'a, str>,
+        self_closing: bool,
+        from: usize,
+        to: usize,
+    ) -> Opened {
+        let n: &str = &name;
+        if self.in_foreign() {
+            if !breaks_foreign(n) {
+                if !self_closing {
+                    self.push(name, true, from, to);
+                }
+                return Opened::Other;
+            }
+            while self.in_foreign() {
+                self.pop_top();
+            }
+        }
+        if is_void(n) || matches!(n, "html" | "head" | "body") {
+            return Opened::Other;
+        }
+        if closes_p(n)
+            && let Some(at) = self.in_scope("p", BUTTON_SCOPE)
+        {
+            self.pop_to(at);
+        }
+        match n {
+            "li" => self.close_item(&["li"]),
+            "dd" | "dt" => self.close_item(&["dd", "dt"]),
+            "h1" | "h2" | "h3" | "h4" | "h5" | "h6" if is_heading(&self.top_name()) => {
+                self.pop_top();
+            }
+            // With a special element in between, the parser runs the
+            // adoption agency instead; keeping both open overestimates.
+            "a" | "nobr" => {
+                if let Some(at) = self.in_scope(n, SPECIAL) {
+                    self.pop_to(at);
+                }
+            }
+            "button" => {
+                if let Some(at) = self.in_scope(n, SCOPE) {
+                    self.pop_to(at);
+                }
+            }
+            "option" | "optgroup" if self.top_name() == "option" => self.pop_top(),
+            "td" | "th" => self.close_in_table(&["td", "th"]),
+            "tr" => self.close_in_table(&["tr"]),
+            "tbody" | "thead" | "tfoot" => self.close_in_table(&["tbody", "thead", "tfoot"]),
+            _ => {}
+        }
+        let opened = match raw_text(n) {
+            Some(kind) => Opened::Raw(kind),
+            None if n == "plaintext" => Opened::Plaintext,
+            None => Opened::Other,
+        };
+        let foreign = matches!(n, "svg" | "math");
+        self.push(name, foreign, from, to);
+        opened
+    }
+
+    /// `<li>`, `<dd>`, `<dt>` close an open item unless a special element
+    /// (other than address, div, p) sits between.
+    fn close_item(&mut self, names: &[&str]) {
+        let at = names.iter().filter_map(|n| self.nearest(n)).max();
+        if let Some(at) = at
+            && self.last_flag(SPECIAL_NOT_ADP).is_none_or(|b| b <= at)
+        {
+            self.pop_to(at);
+        }
+    }
+
+    fn close_in_table(&mut self, names: &[&str]) {
+        let at = names.iter().filter_map(|n| self.nearest(n)).max();
+        if let Some(at) = at
+            && self.last_flag(TABLE_SCOPE).is_none_or(|b| b <= at)
+        {
+            self.pop_to(at);
+        }
+    }
+
+    fn end_tag(&mut self, name: Cow<'a, str>, from: usize, to: usize) {
+        let n: &str = &name;
+        let at = if self.in_foreign() {
+            self.nearest(n)
+        } else if n == "form" {
+            // The parser removes just the form and leaves what is open
+            // inside it; unless the form is innermost, keep it open here.
+            self.nearest(n).filter(|&at| at + 1 == self.stack.len())
+        } else if is_heading(n) {
+            ["h1", "h2", "h3", "h4", "h5", "h6"]
+                .iter()
+                .filter_map(|h| self.in_scope(h, SCOPE))
+                .max()
+        } else if n == "p" {
+            self.in_scope(n, BUTTON_SCOPE)
+        } else if n == "li" {
+            self.in_scope(n, SCOPE).filter(|&at| {
+                ["ol", "ul"]
+                    .iter()
+                    .filter_map(|l| self.nearest(l))
+                    .all(|l| l < at)
+            })
+        } else if flags_of(n) & SPECIAL != 0 {
+            self.in_scope(n, SCOPE)
+        } else {
+            // Other end tags stop at a special element; for formatting
+            // elements that would run the adoption agency, which we do not
+            // model: keeping them open only overestimates the depth.
+            self.in_scope(n, SPECIAL)
+        };
+        let Some(at) = at else {
+            return;
+        };
+        if at >= self.limit {
+            self.drop_tag(from, to, is_block(n));
+        }
+        self.pop_to(at);
+    }
+
+    fn push(&mut self, name: Cow<'a, str>, foreign: bool, from: usize, to: usize) {
+        let at = self.stack.len();
+        // Raw-text and plaintext elements keep their tags: without them
+        // their text would be read as markup.
+        let keeps_tags = foreign || (raw_text(&name).is_none() && &*name != "plaintext");
+        if at >= self.limit && keeps_tags {
+            self.drop_tag(from, to, is_block(&name));
+        }
+        let flags = if !foreign {
+            flags_of(&name)
+        } else if integration_point(&name) {
+            SCOPE | BUTTON_SCOPE
+        } else {
+            0
+        };
+        for (bit, list) in self.by_flag.iter_mut().enumerate() {
+            if flags & (1 << bit) != 0 {
+                list.push(at);
+            }
+        }
+        self.by_name.entry(name.clone()).or_default().push(at);
+        self.stack.push(Entry {
+            name,
+            flags,
+            foreign,
+        });
+    }
+
+    fn pop_top(&mut self) {
+        self.pop_to(self.stack.len().saturating_sub(1));
+    }
+
+    /// Pops the element at `at` and everything above it.
+    fn pop_to(&mut self, at: usize) {
+        while self.stack.len() > at {
+            let Some(e) = self.stack.pop() else {
+                return;
+            };
+            let idx = self.stack.len();
+            if let Some(v) = self.by_name.get_mut(&e.name) {
+                v.pop();
+            }
+            for (bit, list) in self.by_flag.iter_mut().enumerate() {
+                if e.flags & (1 << bit) != 0 && list.last() == Some(&idx) {
+                    list.pop();
+                }
+            }
+        }
+    }
+
+    /// Leaves the tag at `from..to` out of the output; a block boundary
+    /// becomes a line break so words on either side stay apart.
+    fn drop_tag(&mut self, from: usize, to: usize, block: bool) {
+        let out = self
+            .out
+            .get_or_insert_with(|| String::with_capacity(self.html.len()));
+        out.push_str(&self.html[self.copied..from]);
+        // One break between two runs of text is enough.
+        if block && out.len() != self.break_at {
+            out.push_str("<br>");
+            self.break_at = out.len();
+        }
+        self.copied = to;
+    }
+}
+
+/// The lower-cased tag name starting at `at`, and where it ends.
+fn tag_name(html: &str, at: usize) -> (Cow<'_, str>, usize) {
+    let bytes = html.as_bytes();
+    let end = bytes[at..]
+        .iter()
+        .position(|&c| matches!(c, b'\t' | b'\n' | b'\x0c' | b'\r' | b' ' | b'/' | b'>'))
+        .map_or(bytes.len(), |p| at + p);
+    let raw = &html[at..end];
+    let name = if raw.bytes().any(|c| c.is_ascii_uppercase()) {
+        Cow::Owned(raw.to_ascii_lowercase())
+    } else {
+        Cow::Borrowed(raw)
+    };
+    (name, end)
+}
+
+fn is_space(c: u8) -> bool {
+    matches!(c, b'\t' | b'\n' | b'\x0c' | b'\r' | b' ')
+}
+
+/// Skips a tag's attributes as the tokenizer does (a `>` inside a quoted
+/// value does not end the tag). Returns whether the tag is self-closing and
+/// the index just past its `>` (past the end when the tag is unfinished).
+fn skip_attrs(bytes: &[u8], mut i: usize) -> (bool, usize) {
+    let len = bytes.len();
+    let mut slash = false;
+    while i < len {
+        match bytes[i] {
+            b'>' => return (slash, i + 1),
+            b'/' => {
+                slash = true;
+                i += 1;
+                continue;
+            }
+            c if is_space(c) => {
+                i += 1;
+                continue;
+            }
+            _ => {}
+        }
+        slash = false;
+        // Attribute name (a leading '=' belongs to it).
+        i += 1;
+        while i < len && !is_space(bytes[i]) && !matches!(bytes[i], b'/' | b'>' | b'=') {
+            i += 1;
+        }
+        while i < len && is_space(bytes[i]) {
+            i += 1;
+        }
+        if i < len && bytes[i] == b'=' {
+            i += 1;
+            while i < len && is_space(bytes[i]) {
+                i += 1;
+            }
+            match bytes.get(i) {
+                Some(&q @ (b'"' | b'\'')) => {
+                    i = memchr::memchr(q, &bytes[i + 1..]).map_or(len + 1, |p| i + 1 + p + 1);
+                }
+                _ => {
+                    while i < len && !is_space(bytes[i]) && bytes[i] != b'>' {
+                        i += 1;
+                    }
+                }
+            }
+        }
+    }
+    (false, len + 1)
+}
+
+/// Index just past the next `>` at or after `from`.
+fn find_gt(bytes: &[u8], from: usize) -> usize {
+    let from = from.min(bytes.len());
+    memchr::memchr(b'>', &bytes[from..]).map_or(bytes.len(), |p| from + p + 1)
+}
+
+/// Skips `<!--...-->`, `<![CDATA[...]]>` (in SVG/MathML) and `<!...>`.
+fn skip_markup_decl(bytes: &[u8], lt: usize, foreign: bool) -> usize {
+    let rest = &bytes[lt..];
+    if rest.starts_with(b"<!--") {
+        let body = lt + 4;
+        // "<!-->" and "<!--->" are complete (empty) comments.
+        for short in [&b">"[..], b"->"] {
+            if bytes[body..].starts_with(short) {
+                return body + short.len();
+            }
+        }
+        return memchr::memmem::find(&bytes[body..], b"-->").map_or(bytes.len(), |p| body + p + 3);
+    }
+    if foreign && rest.starts_with(b"<![CDATA[") {
+        let body = lt + 9;
+        return memchr::memmem::find(&bytes[body..], b"]]>").map_or(bytes.len(), |p| body + p + 3);
+    }
+    find_gt(bytes, lt + 2)
+}
+
+#[derive(Clone, Copy)]
+enum Raw {
+    Script,
+    Style,
+    Textarea,
+    Title,
+    Xmp,
+    Iframe,
+    Noembed,
+    Noframes,
+}
+
+impl Raw {
+    fn name(self) -> &'static [u8] {
+        match self {
+            Raw::Script => b"script",
+            Raw::Style => b"style",
+            Raw::Textarea => b"textarea",
+            Raw::Title => b"title",
+            Raw::Xmp => b"xmp",
+            Raw::Iframe => b"iframe",
+            Raw::Noembed => b"noembed",
+            Raw::Noframes => b"noframes",
+        }
+    }
+}
+
+fn raw_text(name: &str) -> Option<Raw> {
+    Some(match name {
+        "script" => Raw::Script,
+        "style" => Raw::Style,
+        "textarea" => Raw::Textarea,
+        "title" => Raw::Title,
+        "xmp" => Raw::Xmp,
+        "iframe" => Raw::Iframe,
+        "noembed" => Raw::Noembed,
+        "noframes" => Raw::Noframes,
+        _ => return None,
+    })
+}
+
+/// Index just past the end tag that closes a raw-text element, or the end.
+fn find_raw_end(bytes: &[u8], from: usize, kind: Raw) -> usize {
+    let name = kind.name();
+    let mut i = from;
+    while let Some(p) = memchr::memmem::find(&bytes[i..], b"</") {
+        let at = i + p + 2;
+        let end = at + name.len();
+        if bytes.len() >= end
+            && bytes[at..end].eq_ignore_ascii_case(name)
+            && bytes
+                .get(end)
+                .is_none_or(|&c| is_space(c) || c == b'/' || c == b'>')
+        {
+            return skip_attrs(bytes, end).1.min(bytes.len());
+        }
+        i = at;
+    }
+    bytes.len()
+}
+
+fn is_void(name: &str) -> bool {
+    matches!(
+        name,
+        "area"
+            | "base"
+            | "basefont"
+            | "bgsound"
+            | "br"
+            | "col"
+            | "embed"
+            | "frame"
+            | "hr"
+            | "image"
+            | "img"
+            | "input"
+            | "keygen"
+            | "link"
+            | "meta"
+            | "param"
+            | "source"
+            | "track"
+            | "wbr"
+    )
+}
+
+fn is_heading(name: &str) -> bool {
+    matches!(name, "h1" | "h2" | "h3" | "h4" | "h5" | "h6")
+}
+
+/// Start tags that close an open `<p>` in button scope.
+fn closes_p(name: &str) -> bool {
+    is_heading(name)
+        || matches!(
+            name,
+            "address"
+                | "article"
+                | "aside"
+                | "blockquote"
+                | "center"
+                | "details"
+                | "dialog"
+                | "dir"
+                | "div"
+                | "dl"
+                | "fieldset"
+                | "figcaption"
+                | "figure"
+                | "footer"
+                | "header"
+                | "hgroup"
+                | "main"
+                | "menu"
+                | "nav"
+                | "ol"
+                | "p"
+                | "search"
+                | "section"
+                | "summary"
+                | "ul"
+                | "pre"
+                | "listing"
+                | "form"
+                | "li"
+                | "dd"
+                | "dt"
+                | "plaintext"
+                | "xmp"
+        )
+}
+
+/// Elements whose dropped tags still separate the words around them.
+fn is_block(name: &str) -> bool {
+    closes_p(name)
+        || matches!(
+            name,
+            "table"
+                | "tr"
+                | "td"
+                | "th"
+                | "caption"
+                | "tbody"
+                | "thead"
+                | "tfoot"
+                | "option"
+                | "select"
+        )
+}
+
+fn flags_of(name: &str) -> u8 {
+    let special = is_heading(name)
+        || matches!(
+            name,
+            "address"
+                | "applet"
+                | "article"
+                | "aside"
+                | "blockquote"
+                | "button"
+                | "caption"
+                | "center"
+                | "colgroup"
+                | "dd"
+                | "details"
+                | "dir"
+                | "div"
+                | "dl"
+                | "dt"
+                | "fieldset"
+                | "figcaption"
+                | "figure"
+                | "footer"
+                | "form"
+                | "frameset"
+                | "header"
+                | "hgroup"
+                | "iframe"
+                | "li"
+                | "listing"
+                | "main"
+                | "marquee"
+                | "menu"
+                | "nav"
+                | "noembed"
+                | "noframes"
+                | "object"
+                | "ol"
+                | "p"
+                | "plaintext"
+                | "pre"
+                | "script"
+                | "search"
+                | "section"
+                | "select"
+                | "style"
+                | "summary"
+                | "table"
+                | "tbody"
+                | "td"
+                | "template"
+                | "textarea"
+                | "tfoot"
+                | "th"
+                | "thead"
+                | "title"
+                | "tr"
+                | "ul"
+                | "xmp"
+        );
+    let mut f = 0;
+    if special {
+        f |= SPECIAL;
+        if !matches!(name, "address" | "div" | "p") {
+            f |= SPECIAL_NOT_ADP;
+        }
+    }
+    if matches!(
+        name,
+        "applet" | "caption" | "html" | "table" | "td" | "th" | "marquee" | "object" | "template"
+    ) {
+        f |= SCOPE | BUTTON_SCOPE;
+    }
+    if name == "button" {
+        f |= BUTTON_SCOPE;
+    }
+    if matches!(name, "html" | "table" | "template") {
+        f |= TABLE_SCOPE;
+    }
+    f
+}
+
+/// SVG/MathML elements whose content is HTML again.
+fn integration_point(name: &str) -> bool {
+    matches!(
+        name,
+        "mi" | "mo" | "mn" | "ms" | "mtext" | "annotation-xml" | "foreignobject" | "desc" | "title"
+    )
+}
+
+/// HTML start tags that end SVG/MathML content.
+fn breaks_foreign(name: &str) -> bool {
+    is_heading(name)
+        || matches!(
+            name,
+            "b" | "big"
+                | "blockquote"
+                | "body"
+                | "br"
+                | "center"
+                | "code"
+                | "dd"
+                | "div"
+                | "dl"
+                | "dt"
+                | "em"
+                | "embed"
+                | "head"
+                | "hr"
+                | "i"
+                | "img"
+                | "li"
+                | "listing"
+                | "menu"
+                | "meta"
+                | "nobr"
+                | "ol"
+                | "p"
+                | "pre"
+                | "ruby"
+                | "s"
+                | "small"
+                | "span"
+                | "strong"
+                | "strike"
+                | "sub"
+                | "sup"
+                | "table"
+                | "tt"
+                | "u"
+                | "ul"
+                | "var"
+        )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn depth_of(html: &str) -> usize {
+        let doc = dom_query::Document::from(html);
+        let mut best = 0;
+        let mut stack = vec![(doc.root(), 0usize)];
+        while let Some((n, d)) = stack.pop() {
+            best = best.max(d);
+            for c in n.children_it(false) {
+                if c.is_element() {
+                    stack.push((c, d + 1));
+                }
+            }
+        }
+        best
+    }
+
+    fn nested(open: &str, close: &str, n: usize) -> String {
+        let mut s = String::from("<html><body>");
+        s.push_str(&open.repeat(n));
+        s.push_str("<p>bottom</p>");
+        s.push_str(&close.repeat(n));
+        s.push_str("<p>after</p></body></html>");
+        s
+    }
+
+    #[test]
+    fn shallow_pages_are_untouched() {
+        let html = "<!doctype html><html><body><div><p>a<p>b<ul><li>x<li>y</ul>\
+                    <table><tr><td>1<td>2<tr><td>3</table></div></body></html>";
+        assert!(matches!(cap_depth(html, 4), Cow::Borrowed(_)));
+        // Unclosed <p> and <li> do not nest in the parser, nor here.
+        let many = format!(
+            "<body><ul>{}</ul>{}",
+            "<li>item".repeat(500),
+            "<p>para".repeat(500)
+        );
+        assert!(matches!(cap_depth(&many, 16), Cow::Borrowed(_)));
+        let rows = format!("<table>{}</table>", "<tr><td>a<td>b".repeat(500));
+        assert!(matches!(cap_depth(&rows, 16), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn deep_nesting_is_capped_and_text_kept() {
+        for (open, close) in [
+            ("<div>", "</div>"),
+            ("<span>", "</span>"),
+            ("<b>", "</b>"),
+            ("<div>", ""),
+        ] {
+            let html = nested(open, close, 2000);
+            let capped = cap_depth(&html, 100);
+            assert!(matches!(capped, Cow::Owned(_)), "{open}");
+            let d = depth_of(&capped);
+            assert!(d <= 110, "{open}{close}: depth {d}");
+            let doc = dom_query::Document::from(capped.as_ref());
+            let text = doc.root().text();
+            assert!(text.contains("bottom") && text.contains("after"), "{open}");
+        }
+    }
+
+    #[test]
+    fn misnesting_the_parser_keeps_deep_is_capped() {
+        // Patterns where the parser keeps elements open that a naive model
+        // would close: the adoption agency, </form>, SVG integration points.
+        for unit in [
+            "<a href=x><div>",
+            "<b><div></b>",
+            "<form><div></form>",
+            "<svg><foreignObject><div>",
+            "<p><table><p><table>",
+            "<ul><li><div><li>",
+            "<table><tr><td><div><table><tr><td>",
+        ] {
+            let html = format!("<body>{}x", unit.repeat(1000));
+            let capped = cap_depth(&html, 100);
+            let d = depth_of(&capped);
+            assert!(d <= 220, "{unit}: depth {d}");
+        }
+    }
+
+    #[test]
+    fn comments_raw_text_and_quoted_attributes_hide_no_tags() {
+        let mut html = String::from("<body>");
+        for _ in 0..50 {
+            html.push_str("<div title='a > b' data-x=\"<div>\"><!-- <div> --><script>if (a<b) x='<div>';</script>");
+        }
+        html.push_str("<textarea><div></div></textarea>");
+        let capped = cap_depth(&html, 40);
+        assert!(depth_of(&capped) <= 45);
+        assert!(capped.contains("x='<div>'"));
+        assert!(capped.contains("<textarea><div></div></textarea>"));
+        // Nothing past the limit, so nothing rewritten.
+        assert!(matches!(cap_depth(&html, 60), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn end_tags_of_dropped_elements_are_dropped() {
+        let html = format!(
+            "<body><section>{}x{}</section><p>after</p>",
+            "<div>".repeat(10),
+            "</div>".repeat(10)
+        );
+        let capped = cap_depth(&html, 5);
+        let doc = dom_query::Document::from(capped.as_ref());
+        // The section stays open until its own end tag, not closed early by
+        // an end tag of a dropped div.
+        assert_eq!(doc.select("section p").length(), 0);
+        assert!(doc.select("section").text().contains('x'));
+    }
+}
