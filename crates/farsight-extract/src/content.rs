@@ -3,7 +3,7 @@
 
 use dom_query::{Document, NodeId};
 
-use crate::{Engine, boilerplate, clean, density};
+use crate::{Engine, boilerplate, clean, density, inner};
 
 /// The chosen content: a document and the roots to render, in order.
 pub(crate) struct MainContent {
@@ -48,6 +48,7 @@ pub(crate) fn main_content(doc: Document, html: &str, engine: Engine) -> MainCon
 
 fn density_engine(doc: Document) -> Option<MainContent> {
     let roots = density::extract(&doc)?;
+    inner::clean(&doc, &roots);
     Some(MainContent { doc, roots })
 }
 
@@ -66,6 +67,7 @@ fn smoothie(doc: Document) -> Option<MainContent> {
     }
     let root = r.doc.select("#readability-page-1").nodes().first()?.id;
     density::prune_roots(&r.doc, &[root]);
+    inner::clean(&r.doc, &[root]);
     Some(MainContent {
         roots: vec![root],
         doc: r.doc,

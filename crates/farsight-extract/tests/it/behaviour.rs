@@ -186,3 +186,24 @@ fn deep_nesting_does_not_overflow() {
         }
     }
 }
+
+#[test]
+fn captions_bylines_dates_and_link_runs_are_left_out() {
+    let doc = run("kinds/news-article.html", Format::Text);
+    for kept in [
+        "More than two hundred volunteers",
+        "Organisers said",
+        "The council has promised",
+    ] {
+        assert!(doc.content.contains(kept), "{kept}: {}", doc.content);
+    }
+    for dropped in [
+        "Photo: Example News",
+        "Jo Patel, Environment",
+        "12 May 2024",
+        "Read more",
+        "Share on",
+    ] {
+        assert!(!doc.content.contains(dropped), "{dropped}: {}", doc.content);
+    }
+}

@@ -1,0 +1,197 @@
+//! Cleaning inside the chosen content: what sits in an article's container
+//! without being the article — image captions and credits, gallery
+//! controls, bylines and date lines, author boxes, tag lists, "Don't miss"
+//! link runs, teaser cards, screen-reader-only text.
+//!
+//! Every rule is bounded by size: a match that holds a large share of the
+//! content is never removed, so a container that happens to carry such a
+//! class (`article-meta-body`) survives.
+
+use std::collections::HashMap;
+
+use dom_query::{Document, NodeData, NodeId, NodeRef};
+
+/// Class/id fragments of captions, credits and media boxes.
+const CAPTION: [&str; 4] = ["caption", "credit", "slidecount", "gallery"];
+/// Class/id fragments of short metadata blocks (bylines, dates, tags).
+const META: [&str; 17] = [
+    "byline",
+    "dateline",
+    "timestamp",
+    "author",
+    "published",
+    "pubdate",
+    "post-date",
+    "postdate",
+    "entry-date",
+    "storydate",
+    "post-views",
+    "entry-meta",
+    "post-meta",
+    "article-meta",
+    "tags",
+    "tag-list",
+    "taglist",
+];
+/// Class/id fragments of teasers and calls to action.
+const TEASER: [&str; 13] = [
+    "signature",
+    "teaser",
+    "rail",
+    "trending",
+    "recommend",
+    "more-stories",
+    "morestories",
+    "read-more",
+    "readmore",
+    "outbrain",
+    "taboola",
+    "newsletter",
+    "signup",
+];
+/// Whole class names that hide text from sighted readers.
+const HIDDEN_CLASSES: [&str; 6] = [
+    "d-none",
+    "sr-only",
+    "screen-reader-text",
+    "visually-hidden",
+    "visuallyhidden",
+    "hidden",
+];
+/// Whole class words of ads and calls to action.
+const AD_WORDS: [&str; 6] = ["ad", "ads", "advert", "advertisement", "sponsored", "cta"];
+
+#[derive(Default, Clone, Copy)]
+struct Size {
+    text: usize,
+    link: usize,
+    links: usize,
+}
+
+/// Removes the furniture described above from below `roots`.
+pub(crate) fn clean(doc: &Document, roots: &[NodeId]) {
+    let mut order: Vec<NodeRef<'_>> = Vec::new();
+    for r in roots.iter().filter_map(|r| doc.tree.get(r)) {
+        order.push(r);
+        order.extend(r.descendants_it());
+    }
+    let sizes = sizes(&order);
+    let size = |id: &NodeId| sizes.get(id).copied().unwrap_or_default();
+    let total: usize = roots.iter().map(|r| size(r).text).sum();
+    // Nothing that holds this much of the content is furniture.
+    let cap = |limit: usize| limit.min(total * 2 / 5);
+
+    let mut doomed: Vec<NodeRef<'_>> = Vec::new();
+    let mut strip_text: Vec<NodeRef<'_>> = Vec::new();
+    for n in &order {
+        if roots.contains(&n.id) {
+            continue;
+        }
+        let Some(name) = n.node_name() else {
+            continue;
+        };
+        let s = size(&n.id);
+        let class = n.attr("class").unwrap_or_default().to_ascii_lowercase();
+        let id = n.attr("id").unwrap_or_default().to_ascii_lowercase();
+        let has = |frags: &[&str]| frags.iter().any(|f| class.contains(f) || id.contains(f));
+        let word = |words: &[&str]| {
+            class
+                .split(|c: char| c.is_ascii_whitespace())
+                .chain(std::iter::once(id.as_str()))
+                .any(|w| words.contains(&w))
+        };
+        let class_words = || {
+            class
+                .split(|c: char| !c.is_ascii_alphanumeric())
+                .chain(id.split(|c: char| !c.is_ascii_alphanumeric()))
+        };
+
+        let remove = match &*name {
+            "figcaption" => true,
+            "figure" => {
+                if has_media(n) && !has_any(n, &["pre", "blockquote", "table"]) {
+                    strip_text.push(*n);
+                }
+                false
+            }
+            _ if word(&HIDDEN_CLASSES) => s.text < cap(400),
+            _ if class_words().any(|w| AD_WORDS.contains(&w)) => s.text < cap(300),
+            _ if has(&CAPTION) => s.text < cap(600),
+            _ if has(&TEASER) => s.text < cap(1500),
+            _ if has(&["author-bio", "author-box", "about-author", "author-details"]) => {
+                s.text < cap(1200)
+            }
+            _ if has(&META) => s.text < cap(200),
+            "p" | "div" | "ul" | "section" => {
+                // A run of two or more links with a label ("Don't miss:
+                // A, B, C") inside the text.
+                s.links >= 2 && s.link * 10 >= s.text * 7 && s.text < cap(600)
+            }
+            _ => false,
+        };
+        if !remove && is_date_line(n, &name, s.text) {
+            doomed.push(*n);
+            continue;
+        }
+        if remove {
+            doomed.push(*n);
+        }
+    }
+    for n in strip_text {
+        let texts: Vec<NodeRef<'_>> = n.descendants_it().filter(|d| d.is_text()).collect();
+        for t in texts {
+            t.remove_from_parent();
+        }
+    }
+    for n in doomed {
+        n.remove_from_parent();
+    }
+}
+
+/// A short block that is a `<time>` and a few words ("Updated 5:27 am").
+fn is_date_line(n: &NodeRef<'_>, name: &str, text: usize) -> bool {
+    if !matches!(name, "p" | "div" | "span" | "small" | "time") || text > 80 {
+        return false;
+    }
+    name == "time"
+        || n.descendants_it()
+            .any(|d| d.node_name().as_deref() == Some("time"))
+}
+
+fn has_media(n: &NodeRef<'_>) -> bool {
+    has_any(n, &["img", "picture", "video", "iframe", "svg"])
+}
+
+fn has_any(n: &NodeRef<'_>, names: &[&str]) -> bool {
+    n.descendants_it()
+        .any(|d| d.node_name().is_some_and(|name| names.contains(&&*name)))
+}
+
+/// Non-space characters of text, of link text and the number of links
+/// below each element, children before parents, in one pass.
+fn sizes(order: &[NodeRef<'_>]) -> HashMap<NodeId, Size> {
+    let mut sizes: HashMap<NodeId, Size> = HashMap::with_capacity(order.len());
+    for n in order.iter().rev() {
+        let mut s = Size::default();
+        for c in n.children_it(false) {
+            if c.is_text() {
+                s.text += c.query_or(0, |node| match &node.data {
+                    NodeData::Text { contents } => {
+                        contents.chars().filter(|ch| !ch.is_whitespace()).count()
+                    }
+                    _ => 0,
+                });
+            } else if let Some(cs) = sizes.get(&c.id) {
+                s.text += cs.text;
+                s.link += cs.link;
+                s.links += cs.links;
+            }
+        }
+        if n.node_name().as_deref() == Some("a") {
+            s.link = s.text;
+            s.links += 1;
+        }
+        sizes.insert(n.id, s);
+    }
+    sizes
+}
