@@ -25,7 +25,7 @@ pub(crate) fn main_content(doc: Document, html: &str, engine: Engine) -> MainCon
         e => e,
     };
     let found = match engine {
-        Engine::Readability => smoothie(doc),
+        Engine::Readability => smoothie(doc, html),
         _ => density_engine(doc),
     };
     if let Some(found) = found {
@@ -52,26 +52,49 @@ fn density_engine(doc: Document) -> Option<MainContent> {
     Some(MainContent { doc, roots })
 }
 
-fn smoothie(doc: Document) -> Option<MainContent> {
-    let cfg = dom_smoothie::Config {
+/// Runs dom_smoothie. Its `parse` clones the document before each of up to
+/// four attempts (strict, then ever looser) and keeps the first with enough
+/// text; most pages succeed at the first, so that one runs alone on the
+/// document, and only when it falls short does the full sequence run, on a
+/// fresh parse. The result is the same, without the clones.
+fn smoothie(doc: Document, html: &str) -> Option<MainContent> {
+    let cfg = || dom_smoothie::Config {
         // The text is rendered by us; skip dom_smoothie's own rendering work.
         text_mode: dom_smoothie::TextMode::Raw,
         // Code blocks name their language in classes.
         keep_classes: true,
         ..Default::default()
     };
-    let mut r = dom_smoothie::Readability::with_document(doc, None, Some(cfg)).ok()?;
-    let article = r.parse().ok()?;
+    let threshold = cfg().char_threshold;
+    let mut r = dom_smoothie::Readability::with_document(doc, None, Some(cfg())).ok()?;
+    let strict = r
+        .parse_with_policy(dom_smoothie::ParsePolicy::Strict)
+        .ok()
+        .filter(|_| content_root(&r.doc).is_some_and(|n| n.normalized_char_count() >= threshold));
+    let article = match strict {
+        Some(article) => article,
+        None => {
+            let doc = Document::from(html);
+            clean::remove_hidden(&doc);
+            r = dom_smoothie::Readability::with_document(doc, None, Some(cfg())).ok()?;
+            r.parse().ok()?
+        }
+    };
     if article.text_content.trim().is_empty() {
         return None;
     }
-    let root = r.doc.select("#readability-page-1").nodes().first()?.id;
+    let root = content_root(&r.doc)?.id;
     density::prune_roots(&r.doc, &[root]);
     inner::clean(&r.doc, &[root]);
     Some(MainContent {
         roots: vec![root],
         doc: r.doc,
     })
+}
+
+/// The element dom_smoothie puts the content in.
+fn content_root(doc: &Document) -> Option<dom_query::NodeRef<'_>> {
+    doc.select("#readability-page-1").nodes().first().copied()
 }
 
 /// The document's greatest element depth, without recursion.

@@ -26,6 +26,7 @@ pub(crate) const MAX_DEPTH: usize = 256;
 /// Returns `html` with nesting beyond `limit` flattened (tags dropped,
 /// block boundaries kept as `<br>`), or `html` itself when nothing is that
 /// deep.
+#[cfg(test)]
 pub(crate) fn cap_depth(html: &str, limit: usize) -> Cow<'_, str> {
     // Fewer tags than the limit cannot nest that deep.
     if memchr::memchr_iter(b'<', html.as_bytes())
@@ -34,7 +35,19 @@ pub(crate) fn cap_depth(html: &str, limit: usize) -> Cow<'_, str> {
     {
         return Cow::Borrowed(html);
     }
-    let mut sim = Sim::new(html, limit);
+    finish(Sim::new(html, limit, false))
+}
+
+/// [`cap_depth`], and the bodies of scripts and style sheets emptied: they
+/// are half the bytes of a typical page, nothing reads them (JSON-LD, which
+/// metadata reads, is kept), and the parser tokenizes them character by
+/// character.
+pub(crate) fn prepare(html: &str, limit: usize) -> Cow<'_, str> {
+    finish(Sim::new(html, limit, true))
+}
+
+fn finish(mut sim: Sim<'_>) -> Cow<'_, str> {
+    let html = sim.html;
     sim.run();
     match sim.out {
         None => Cow::Borrowed(html),
@@ -79,10 +92,12 @@ struct Sim<'a> {
     copied: usize,
     /// Length of `out` just after the last `<br>` it was given.
     break_at: usize,
+    /// Whether to empty scripts and style sheets.
+    elide: bool,
 }
 
 impl<'a> Sim<'a> {
-    fn new(html: &'a str, limit: usize) -> Self {
+    fn new(html: &'a str, limit: usize, elide: bool) -> Self {
         Sim {
             html,
             limit,
@@ -92,6 +107,7 @@ impl<'a> Sim<'a> {
             out: None,
             copied: 0,
             break_at: usize::MAX,
+            elide,
         }
     }
 
@@ -126,7 +142,11 @@ impl<'a> Sim<'a> {
                     match self.start_tag(name, self_closing, lt, close) {
                         Opened::Plaintext => return,
                         Opened::Raw(kind) => {
-                            i = find_raw_end(bytes, close, kind);
+                            let (body_end, end) = find_raw_end(bytes, close, kind);
+                            if self.elide && elidable(kind, &bytes[lt..close]) {
+                                self.skip(close, body_end);
+                            }
+                            i = end;
                             // The raw-text element closes itself.
                             self.pop_top();
                         }
@@ -341,6 +361,15 @@ impl<'a> Sim<'a> {
         }
     }
 
+    /// Leaves `from..to` out of the output.
+    fn skip(&mut self, from: usize, to: usize) {
+        let out = self
+            .out
+            .get_or_insert_with(|| String::with_capacity(self.html.len()));
+        out.push_str(&self.html[self.copied..from]);
+        self.copied = to;
+    }
+
     /// Leaves the tag at `from..to` out of the output; a block boundary
     /// becomes a line break so words on either side stay apart.
     fn drop_tag(&mut self, from: usize, to: usize, block: bool) {
@@ -493,8 +522,19 @@ fn raw_text(name: &str) -> Option<Raw> {
     })
 }
 
-/// Index just past the end tag that closes a raw-text element, or the end.
-fn find_raw_end(bytes: &[u8], from: usize, kind: Raw) -> usize {
+/// Whether a raw-text element's body can go: a script other than JSON-LD,
+/// or a style sheet. `tag` is its start tag.
+fn elidable(kind: Raw, tag: &[u8]) -> bool {
+    match kind {
+        Raw::Style => true,
+        Raw::Script => !tag.windows(7).any(|w| w.eq_ignore_ascii_case(b"ld+json")),
+        _ => false,
+    }
+}
+
+/// Where the end tag that closes a raw-text element starts and the index
+/// just past it (both the end of the text when there is none).
+fn find_raw_end(bytes: &[u8], from: usize, kind: Raw) -> (usize, usize) {
     let name = kind.name();
     let mut i = from;
     while let Some(p) = memchr::memmem::find(&bytes[i..], b"</") {
@@ -506,11 +546,11 @@ fn find_raw_end(bytes: &[u8], from: usize, kind: Raw) -> usize {
                 .get(end)
                 .is_none_or(|&c| is_space(c) || c == b'/' || c == b'>')
         {
-            return skip_attrs(bytes, end).1.min(bytes.len());
+            return (at - 2, skip_attrs(bytes, end).1.min(bytes.len()));
         }
         i = at;
     }
-    bytes.len()
+    (bytes.len(), bytes.len())
 }
 
 fn is_void(name: &str) -> bool {
@@ -847,5 +887,23 @@ mod tests {
         // an end tag of a dropped div.
         assert_eq!(doc.select("section p").length(), 0);
         assert!(doc.select("section").text().contains('x'));
+    }
+
+    #[test]
+    fn prepare_empties_scripts_and_styles_but_keeps_json_ld() {
+        let html = "<head><SCRIPT src=a.js>var a = '<p>x</p>';</SCRIPT>\
+                    <script type=\"application/ld+json\">{\"a\": 1}</script>\
+                    <style>p { color: red }</style></head>\
+                    <body><!-- <script> --><p>hi</p><script>never()</script></body>";
+        let out = prepare(html, MAX_DEPTH);
+        assert_eq!(
+            out,
+            "<head><SCRIPT src=a.js></SCRIPT>\
+             <script type=\"application/ld+json\">{\"a\": 1}</script>\
+             <style></style></head>\
+             <body><!-- <script> --><p>hi</p><script></script></body>"
+        );
+        // An unclosed script runs to the end, as in the parser.
+        assert_eq!(prepare("<p>a<script>b", MAX_DEPTH), "<p>a<script>");
     }
 }
