@@ -63,6 +63,8 @@ fn smoothie(doc: Document, html: &str) -> Option<MainContent> {
         text_mode: dom_smoothie::TextMode::Raw,
         // Code blocks name their language in classes.
         keep_classes: true,
+        // Metadata is read by us (metadata.rs); its JSON-LD pass is wasted.
+        disable_json_ld: true,
         ..Default::default()
     };
     let threshold = cfg().char_threshold;

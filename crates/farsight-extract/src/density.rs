@@ -3,7 +3,7 @@
 //! blocks inside it are dropped. Every pass is iterative and O(n), so deep
 //! or huge pages cost no more per byte than small ones.
 
-use std::collections::HashMap;
+use crate::fasthash::FastMap;
 
 use dom_query::{Document, NodeId, NodeRef};
 
@@ -23,8 +23,8 @@ pub(crate) fn extract(doc: &Document) -> Option<Vec<NodeId>> {
     let st = |id: &NodeId| stats.get(id).copied().unwrap_or_default();
 
     // Furniture never scores: skip text blocks inside it.
-    let mut noise: HashMap<NodeId, bool> = HashMap::new();
-    let mut scores: HashMap<NodeId, f32> = HashMap::new();
+    let mut noise: FastMap<NodeId, bool> = FastMap::default();
+    let mut scores: FastMap<NodeId, f32> = FastMap::default();
     for n in &order {
         let Some(name) = n.node_name() else {
             continue;
@@ -121,7 +121,7 @@ pub(crate) fn prune_roots(doc: &Document, roots: &[NodeId]) {
     prune(doc, roots, &stats);
 }
 
-fn prune(doc: &Document, roots: &[NodeId], stats: &HashMap<NodeId, Stats>) {
+fn prune(doc: &Document, roots: &[NodeId], stats: &FastMap<NodeId, Stats>) {
     let st = |id: &NodeId| stats.get(id).copied().unwrap_or_default();
     let mut doomed = Vec::new();
     for root in roots {
@@ -156,8 +156,9 @@ fn prune(doc: &Document, roots: &[NodeId], stats: &HashMap<NodeId, Stats>) {
 }
 
 /// Characters of text and of link text below each element, in one pass.
-fn subtree_stats(order: &[NodeRef<'_>]) -> HashMap<NodeId, Stats> {
-    let mut stats: HashMap<NodeId, Stats> = HashMap::with_capacity(order.len());
+fn subtree_stats(order: &[NodeRef<'_>]) -> FastMap<NodeId, Stats> {
+    let mut stats: FastMap<NodeId, Stats> =
+        FastMap::with_capacity_and_hasher(order.len(), Default::default());
     // Pre-order reversed visits children before parents.
     for n in order.iter().rev() {
         let mut s = stats.get(&n.id).copied().unwrap_or_default();

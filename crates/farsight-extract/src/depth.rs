@@ -15,8 +15,8 @@
 //! the parser never nests much deeper than the limit; a page that stays
 //! under the limit is returned untouched, without a copy.
 
+use crate::fasthash::FastMap;
 use std::borrow::Cow;
-use std::collections::HashMap;
 
 /// Elements deeper than this are flattened into their ancestor. Real pages
 /// rarely pass 60; 256 keeps the parser's scope walks and every later pass
@@ -84,7 +84,7 @@ struct Sim<'a> {
     limit: usize,
     stack: Vec<Entry<'a>>,
     // Stack positions by element name, and of each flag, innermost last.
-    by_name: HashMap<Cow<'a, str>, Vec<usize>>,
+    by_name: FastMap<Cow<'a, str>, Vec<usize>>,
     by_flag: [Vec<usize>; 5],
     /// The rewritten page, once something had to be dropped.
     out: Option<String>,
@@ -102,7 +102,7 @@ impl<'a> Sim<'a> {
             html,
             limit,
             stack: Vec::new(),
-            by_name: HashMap::new(),
+            by_name: FastMap::default(),
             by_flag: Default::default(),
             out: None,
             copied: 0,
@@ -244,6 +244,9 @@ impl<'a> Sim<'a> {
         }
         let opened = match raw_text(n) {
             Some(kind) => Opened::Raw(kind),
+            // Nothing renders SVG; its paths are many elements and long
+            // attributes. The empty element stays (a media marker).
+            None if n == "svg" && self.elide && !self_closing => Opened::Raw(Raw::Svg),
             None if n == "plaintext" => Opened::Plaintext,
             None => Opened::Other,
         };
@@ -491,6 +494,8 @@ enum Raw {
     Iframe,
     Noembed,
     Noframes,
+    /// Not raw text: an SVG image whose body is dropped whole.
+    Svg,
 }
 
 impl Raw {
@@ -504,6 +509,7 @@ impl Raw {
             Raw::Iframe => b"iframe",
             Raw::Noembed => b"noembed",
             Raw::Noframes => b"noframes",
+            Raw::Svg => b"svg",
         }
     }
 }
@@ -523,10 +529,10 @@ fn raw_text(name: &str) -> Option<Raw> {
 }
 
 /// Whether a raw-text element's body can go: a script other than JSON-LD,
-/// or a style sheet. `tag` is its start tag.
+/// a style sheet, an SVG image. `tag` is its start tag.
 fn elidable(kind: Raw, tag: &[u8]) -> bool {
     match kind {
-        Raw::Style => true,
+        Raw::Style | Raw::Svg => true,
         Raw::Script => !tag.windows(7).any(|w| w.eq_ignore_ascii_case(b"ld+json")),
         _ => false,
     }
@@ -894,14 +900,16 @@ mod tests {
         let html = "<head><SCRIPT src=a.js>var a = '<p>x</p>';</SCRIPT>\
                     <script type=\"application/ld+json\">{\"a\": 1}</script>\
                     <style>p { color: red }</style></head>\
-                    <body><!-- <script> --><p>hi</p><script>never()</script></body>";
+                    <body><!-- <script> --><p>hi</p><script>never()</script>\
+                    <svg viewBox=\"0 0 1 1\"><path d=\"M0 0\"/></SVG><svg/><p>b</p></body>";
         let out = prepare(html, MAX_DEPTH);
         assert_eq!(
             out,
             "<head><SCRIPT src=a.js></SCRIPT>\
              <script type=\"application/ld+json\">{\"a\": 1}</script>\
              <style></style></head>\
-             <body><!-- <script> --><p>hi</p><script></script></body>"
+             <body><!-- <script> --><p>hi</p><script></script>\
+             <svg viewBox=\"0 0 1 1\"></SVG><svg/><p>b</p></body>"
         );
         // An unclosed script runs to the end, as in the parser.
         assert_eq!(prepare("<p>a<script>b", MAX_DEPTH), "<p>a<script>");

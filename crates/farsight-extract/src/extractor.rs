@@ -30,7 +30,7 @@ pub fn extract(html: &str, options: &ExtractOptions) -> Document {
     let body_text = dom.body().map(|b| b.text().to_string()).unwrap_or_default();
     let signals = paywall::Signals {
         marker,
-        prompt: paywall::has_prompt(&body_text),
+        prompt: paywall::has_prompt(body_text),
     };
 
     if let Some(sel) = options.selector.as_deref() {

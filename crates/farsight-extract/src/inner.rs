@@ -7,7 +7,7 @@
 //! content is never removed, so a container that happens to carry such a
 //! class (`article-meta-body`) survives.
 
-use std::collections::HashMap;
+use crate::fasthash::FastMap;
 
 use dom_query::{Document, NodeData, NodeId, NodeRef};
 
@@ -169,8 +169,9 @@ fn has_any(n: &NodeRef<'_>, names: &[&str]) -> bool {
 
 /// Non-space characters of text, of link text and the number of links
 /// below each element, children before parents, in one pass.
-fn sizes(order: &[NodeRef<'_>]) -> HashMap<NodeId, Size> {
-    let mut sizes: HashMap<NodeId, Size> = HashMap::with_capacity(order.len());
+fn sizes(order: &[NodeRef<'_>]) -> FastMap<NodeId, Size> {
+    let mut sizes: FastMap<NodeId, Size> =
+        FastMap::with_capacity_and_hasher(order.len(), Default::default());
     for n in order.iter().rev() {
         let mut s = Size::default();
         for c in n.children_it(false) {

@@ -23,6 +23,7 @@ mod density;
 mod depth;
 mod document;
 mod extractor;
+mod fasthash;
 mod inner;
 mod links;
 mod metadata;

@@ -47,6 +47,14 @@ pub(crate) struct Signals {
 
 /// Whether the raw page (overlays often start hidden) carries a paywall marker.
 pub(crate) fn has_marker(raw: &Document) -> bool {
+    // One lower-casing buffer for the whole walk: this runs on every element.
+    let mut lower = String::new();
+    let mut marked = |v: &str| {
+        lower.clear();
+        lower.push_str(v);
+        lower.make_ascii_lowercase();
+        MARKERS.iter().any(|m| lower.contains(m))
+    };
     raw.root().descendants_it().any(|n| {
         if !n.is_element() {
             return false;
@@ -56,16 +64,17 @@ pub(crate) fn has_marker(raw: &Document) -> bool {
         {
             return true;
         }
-        let class = n.attr("class").unwrap_or_default().to_ascii_lowercase();
-        let id = n.attr("id").unwrap_or_default().to_ascii_lowercase();
-        MARKERS.iter().any(|m| class.contains(m) || id.contains(m))
+        n.attr("class").is_some_and(|c| marked(&c)) || n.attr("id").is_some_and(|i| marked(&i))
     })
 }
 
 /// Whether the visible text asks the reader to subscribe.
-pub(crate) fn has_prompt(visible_text: &str) -> bool {
-    let lower = visible_text.to_lowercase();
-    PROMPTS.iter().any(|p| lower.contains(p))
+pub(crate) fn has_prompt(mut visible_text: String) -> bool {
+    // The prompts are ASCII: lower-casing ASCII in place is enough.
+    visible_text.make_ascii_lowercase();
+    PROMPTS
+        .iter()
+        .any(|p| memchr::memmem::find(visible_text.as_bytes(), p.as_bytes()).is_some())
 }
 
 impl Signals {
