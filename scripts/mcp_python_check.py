@@ -10,6 +10,7 @@ A local page server on 127.0.0.1 stands in for the web; nothing reaches the inte
 from __future__ import annotations
 
 import argparse
+import json
 import asyncio
 import http.server
 import os
@@ -42,14 +43,32 @@ def check(cond: bool, what: str) -> None:
         failures.append(what)
 
 
+# Brave's web search answer, in its documented wire format; farsight's brave provider is
+# pointed at this server with base_url, so web_search runs for real without the internet.
+BRAVE_ANSWER = json.dumps({
+    "type": "search",
+    "query": {"original": "python check"},
+    "web": {"type": "search", "results": [
+        {"title": "The <strong>Python</strong> check", "url": "https://example.org/check?utm_source=x",
+         "description": "A page about the Python SDK &amp; farsight.", "age": "August 24, 2023"},
+        {"title": "Second result", "url": "https://docs.example.net/second",
+         "description": "Another result."},
+    ]},
+})
+
+
 class Pages(http.server.BaseHTTPRequestHandler):
     def do_GET(self) -> None:  # noqa: N802 (the stdlib's name)
+        ctype = "text/plain"
         if self.path == "/page":
-            body, status = PAGE.encode(), 200
+            body, status, ctype = PAGE.encode(), 200, "text/html; charset=utf-8"
+        elif self.path.startswith("/res/v1/web/search"):
+            ok = self.headers.get("X-Subscription-Token") == "python-check-key"
+            body, status, ctype = BRAVE_ANSWER.encode(), (200 if ok else 401), "application/json"
         else:
             body, status = b"not found", 404
         self.send_response(status)
-        self.send_header("content-type", "text/html; charset=utf-8" if status == 200 else "text/plain")
+        self.send_header("content-type", ctype)
         self.send_header("content-length", str(len(body)))
         self.end_headers()
         self.wfile.write(body)
@@ -66,7 +85,32 @@ async def exercise(session: ClientSession, base: str, label: str) -> None:
 
     tools = (await session.list_tools()).tools
     names = [t.name for t in tools]
-    check(names == sorted(names) and "web_fetch" in names, f"tools listed in a fixed order: {names}")
+    check(names == ["web_search", "web_fetch"], f"tools listed in a fixed order: {names}")
+    search = next(t for t in tools if t.name == "web_search")
+    sprops = search.input_schema.get("properties", {})
+    check(
+        all(p in sprops for p in ["query", "maxResults", "site", "includeDomains", "excludeDomains", "dateRange", "safeSearch", "topic", "searchDepth", "provider"]),
+        "input schema has every web_search parameter",
+    )
+    check(bool(search.output_schema) and "results" in search.output_schema.get("properties", {}), "web_search output schema present")
+
+    found = await session.call_tool("web_search", {"query": "python check", "max_results": 2})
+    fsc = found.structured_content or {}
+    results = fsc.get("results", [])
+    check(not found.is_error and fsc.get("searchEngine") == "brave", f"web_search answered by brave: {fsc.get('searchEngine')}")
+    check(
+        len(results) == 2 and results[0].get("title") == "The Python check"
+        and results[0].get("url", "").startswith("https://example.org/check")
+        and results[0].get("domain") == "example.org"
+        and results[0].get("datePublished") == "2023-08-24",
+        f"results normalised: {results[:1]}",
+    )
+    stext = found.content[0].text if found.content else ""
+    check(stext.startswith('[Web Search: "python check"]') and "Sources:" in stext
+          and "[The Python check](https://example.org/check" in stext, "search text: compact format with Sources")
+    short = await session.call_tool("web_search", {"query": "x"})
+    check(short.is_error is True and (short.structured_content or {}).get("errorKind") == "invalidQuery",
+          "a one-character query is an invalidQuery error")
     fetch = next(t for t in tools if t.name == "web_fetch")
     props = fetch.input_schema.get("properties", {})
     check(
@@ -170,8 +214,14 @@ def main() -> int:
 
     with tempfile.TemporaryDirectory() as tmp:
         cfg = Path(tmp) / "farsight.toml"
-        cfg.write_text(f'[fetch]\nallow_hosts = ["127.0.0.1"]\n\n[cache]\ndir = "{Path(tmp) / "cache"}"\n')
-        env = {k: v for k, v in os.environ.items() if not k.startswith(("FARSIGHT_", "WEB_FETCH", "RUST_LOG"))}
+        cfg.write_text(
+            f'[fetch]\nallow_hosts = ["127.0.0.1"]\n\n[cache]\ndir = "{Path(tmp) / "cache"}"\n\n'
+            f'[search]\nprovider = "brave"\nfallbacks = []\n\n'
+            f'[providers.brave]\napi_key = "python-check-key"\nbase_url = "{base}"\n'
+        )
+        env = {k: v for k, v in os.environ.items()
+               if not k.startswith(("FARSIGHT_", "WEB_FETCH", "WEB_SEARCH", "RUST_LOG"))
+               and not k.endswith(("_API_KEY", "_ENGINE_ID")) and k != "SEARXNG_URL"}
         env["FARSIGHT_CONFIG"] = str(cfg)
         asyncio.run(over_stdio(binary, env, base))
         asyncio.run(over_http(binary, env, base))
