@@ -7,8 +7,8 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::service::FetchFormat;
 
-/// farsight gives AI agents the web: it fetches pages safely and returns
-/// their readable content (and, soon, searches the web).
+/// farsight gives AI agents the web: it searches the web through many
+/// providers and fetches pages safely, returning their readable content.
 ///
 /// Run `farsight mcp` to serve the tools to an agent over MCP, or use the
 /// subcommands directly.
