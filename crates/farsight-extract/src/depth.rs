@@ -114,6 +114,7 @@ impl<'a> Sim<'a> {
     fn run(&mut self) {
         let bytes = self.html.as_bytes();
         let mut i = 0;
+        let mut attrs: Vec<(usize, usize)> = Vec::new();
         while let Some(off) = memchr::memchr(b'<', &bytes[i..]) {
             let lt = i + off;
             i = lt + 1;
@@ -134,12 +135,21 @@ impl<'a> Sim<'a> {
                 },
                 Some(c) if c.is_ascii_alphabetic() => {
                     let (name, end) = tag_name(self.html, lt + 1);
-                    let (self_closing, close) = skip_attrs(bytes, end);
+                    attrs.clear();
+                    let noting = if self.elide { Some(&mut attrs) } else { None };
+                    let (self_closing, close) = skip_attrs_noting(bytes, end, noting);
                     if close > bytes.len() {
                         return;
                     }
                     i = close;
-                    match self.start_tag(name, self_closing, lt, close) {
+                    let opened = self.start_tag(name, self_closing, lt, close);
+                    // Unless the tag itself was dropped.
+                    if self.copied <= lt {
+                        for &(from, to) in &attrs {
+                            self.skip(from, to);
+                        }
+                    }
+                    match opened {
                         Opened::Plaintext => return,
                         Opened::Raw(kind) => {
                             let (body_end, end) = find_raw_end(bytes, close, kind);
@@ -412,7 +422,17 @@ fn is_space(c: u8) -> bool {
 /// Skips a tag's attributes as the tokenizer does (a `>` inside a quoted
 /// value does not end the tag). Returns whether the tag is self-closing and
 /// the index just past its `>` (past the end when the tag is unfinished).
-fn skip_attrs(bytes: &[u8], mut i: usize) -> (bool, usize) {
+fn skip_attrs(bytes: &[u8], i: usize) -> (bool, usize) {
+    skip_attrs_noting(bytes, i, None)
+}
+
+/// [`skip_attrs`], noting in `droppable` the spans (leading space
+/// included) of attributes nothing reads: see [`droppable_attr`].
+fn skip_attrs_noting(
+    bytes: &[u8],
+    mut i: usize,
+    mut droppable: Option<&mut Vec<(usize, usize)>>,
+) -> (bool, usize) {
     let len = bytes.len();
     let mut slash = false;
     while i < len {
@@ -430,6 +450,7 @@ fn skip_attrs(bytes: &[u8], mut i: usize) -> (bool, usize) {
             _ => {}
         }
         slash = false;
+        let name_at = i;
         // Attribute name (a leading '=' belongs to it).
         i += 1;
         while i < len && !is_space(bytes[i]) && !matches!(bytes[i], b'/' | b'>' | b'=') {
@@ -454,8 +475,40 @@ fn skip_attrs(bytes: &[u8], mut i: usize) -> (bool, usize) {
                 }
             }
         }
+        if let Some(spans) = droppable.as_deref_mut()
+            && name_at > 0
+            && is_space(bytes[name_at - 1])
+            && i <= len
+            && droppable_attr(&bytes[name_at..i])
+        {
+            spans.push((name_at - 1, i));
+        }
     }
     (false, len + 1)
+}
+
+/// Whether an attribute (`name=value` text) is one nothing downstream reads
+/// and the parser may skip: event handlers and `data-*` attributes (a tenth
+/// of a typical page's bytes), except those that name images, code
+/// languages or paywalls.
+fn droppable_attr(attr: &[u8]) -> bool {
+    let name_end = attr
+        .iter()
+        .position(|&c| c == b'=' || is_space(c))
+        .unwrap_or(attr.len());
+    let name = &attr[..name_end];
+    if name.len() > 2 && name[..2].eq_ignore_ascii_case(b"on") {
+        return true;
+    }
+    if name.len() <= 5 || !name[..5].eq_ignore_ascii_case(b"data-") {
+        return false;
+    }
+    let rest = name[5..].to_ascii_lowercase();
+    ![
+        "src", "lang", "paywall", "testid", "lazy", "original", "url", "img", "image",
+    ]
+    .iter()
+    .any(|k| memchr::memmem::find(&rest, k.as_bytes()).is_some())
 }
 
 /// Index just past the next `>` at or after `from`.
@@ -910,6 +963,12 @@ mod tests {
              <style></style></head>\
              <body><!-- <script> --><p>hi</p><script></script>\
              <svg viewBox=\"0 0 1 1\"></SVG><svg/><p>b</p></body>"
+        );
+        let tag = "<div data-track='{\"a\": 1}' onclick=\"go()\" data-src=i.jpg class=a \
+                   data-paywall>x</div>";
+        assert_eq!(
+            prepare(tag, MAX_DEPTH),
+            "<div data-src=i.jpg class=a data-paywall>x</div>"
         );
         // An unclosed script runs to the end, as in the parser.
         assert_eq!(prepare("<p>a<script>b", MAX_DEPTH), "<p>a<script>");
