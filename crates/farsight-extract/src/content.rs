@@ -3,7 +3,7 @@
 
 use dom_query::{Document, NodeId};
 
-use crate::{Engine, boilerplate, clean, density, inner};
+use crate::{Engine, boilerplate, cards, clean, density, inner};
 
 /// The chosen content: a document and the roots to render, in order.
 pub(crate) struct MainContent {
@@ -85,7 +85,20 @@ fn smoothie(doc: Document, html: &str) -> Option<MainContent> {
     if article.text_content.trim().is_empty() {
         return None;
     }
-    let root = content_root(&r.doc)?.id;
+    let root = content_root(&r.doc)?;
+    if let Some(row) = cards::find_row(&r.doc, &root, html) {
+        let fresh = Document::from(html);
+        clean::remove_hidden(&fresh);
+        if let Some(parent) = cards::row_in(&fresh, &row) {
+            density::prune_roots(&fresh, &[parent]);
+            inner::clean(&fresh, &[parent]);
+            return Some(MainContent {
+                roots: vec![parent],
+                doc: fresh,
+            });
+        }
+    }
+    let root = root.id;
     density::prune_roots(&r.doc, &[root]);
     inner::clean(&r.doc, &[root]);
     Some(MainContent {

@@ -17,6 +17,7 @@
 #![deny(missing_docs)]
 
 mod boilerplate;
+mod cards;
 mod clean;
 mod content;
 mod density;

@@ -207,3 +207,45 @@ fn captions_bylines_dates_and_link_runs_are_left_out() {
         assert!(!doc.content.contains(dropped), "{dropped}: {}", doc.content);
     }
 }
+
+#[test]
+fn a_listing_keeps_every_card_not_the_best_one() {
+    let html = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/test-data/kinds/listing-page.html"
+    ))
+    .unwrap_or_default();
+    assert!(!html.is_empty());
+    let doc = extract(&html, &ExtractOptions::new(Format::Text));
+    for job in [
+        "Backend Engineer (Rust)",
+        "Embedded Rust Developer",
+        "Senior Systems Engineer",
+    ] {
+        assert!(doc.content.contains(job), "{job} missing: {}", doc.content);
+    }
+    assert!(!doc.content.contains("Get job alerts"));
+}
+
+#[test]
+fn an_article_is_not_widened_to_its_related_cards() {
+    let para = "A long paragraph of the article that says a great deal about the \
+                river clean-up, the volunteers, the trolleys and the tyres. ";
+    let card = |t: &str| {
+        format!(
+            "<div class=\"post\"><h3><a href=\"/{t}\">{t}</a></h3><p>{t} teaser text.</p></div>"
+        )
+    };
+    let html = format!(
+        "<html><body><main><div class=\"post\"><h1>Clean-up</h1><p>{}</p><p>{}</p></div></main>\
+         <section class=\"more\">{}{}{}</section></body></html>",
+        para.repeat(4),
+        para.repeat(3),
+        card("one"),
+        card("two"),
+        card("three")
+    );
+    let doc = extract(&html, &ExtractOptions::new(Format::Text));
+    assert!(doc.content.contains("river clean-up"), "{}", doc.content);
+    assert!(!doc.content.contains("three teaser"), "{}", doc.content);
+}
