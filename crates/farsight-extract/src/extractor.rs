@@ -53,6 +53,9 @@ pub fn extract(html: &str, options: &ExtractOptions) -> Document {
     let MainContent { doc, roots } = content::main_content(dom, html, options.engine);
     let nodes: Vec<NodeRef<'_>> = roots.iter().filter_map(|id| doc.tree.get(id)).collect();
     finish(&mut out, &nodes, options, &resolver);
+    if let Some(h1) = facts.h1.as_deref().filter(|_| !facts.is_article) {
+        keep_heading(&mut out.content, h1, options.format);
+    }
     let chars = out.content.chars().count();
     out.likely_needs_javascript = out.content.trim().is_empty();
     out.paywalled = signals.paywalled(facts.not_free, chars);
@@ -81,6 +84,41 @@ fn finish(
     if options.include_links {
         out.links = links::collect(nodes, resolver);
     }
+}
+
+/// Puts the page's heading back on top of the content when the engine left
+/// it out: a product's name, a listing's or a thread's subject are part of
+/// what the page says. Not on articles, whose headline is their title and
+/// not part of their body (schema.org's `articleBody`), nor in HTML
+/// (sanitised markup of the chosen elements only).
+fn keep_heading(content: &mut String, h1: &str, format: Format) {
+    // Permalink anchors ("Configuration#", "Install¶") are not the heading.
+    let h1 = h1.trim_end_matches(|c: char| c.is_whitespace() || matches!(c, '#' | '¶' | '§'));
+    let key = words_key(h1);
+    if content.trim().is_empty() || format == Format::Html || key.is_empty() {
+        return;
+    }
+    // Already there: as a line of its own, or in a short first line (a
+    // heading with a permalink or a number around it).
+    let mut lines = content.lines().map(words_key).filter(|l| !l.is_empty());
+    let in_first = |first: String| first.contains(&key) && first.len() <= key.len() * 2;
+    if lines.next().is_some_and(in_first) || lines.any(|l| l == key) {
+        return;
+    }
+    let heading = match format {
+        Format::Markdown => format!("# {h1}\n\n"),
+        _ => format!("{h1}\n\n"),
+    };
+    content.insert_str(0, &heading);
+}
+
+/// Lower-cased letters and digits only, to find a heading in rendered text
+/// whatever the markup, spacing and punctuation around it.
+fn words_key(s: &str) -> String {
+    s.chars()
+        .filter(|c| c.is_alphanumeric())
+        .flat_map(char::to_lowercase)
+        .collect()
 }
 
 /// Drops matches nested inside an earlier match, so no text appears twice.

@@ -23,10 +23,16 @@ pub(crate) struct PageFacts {
     pub article_body: Option<String>,
     /// `<base href>`.
     pub base_href: Option<String>,
+    /// The text of the page's only `<h1>` (none when it has several).
+    pub h1: Option<String>,
+    /// The page says it is an article (`og:type`, JSON-LD `@type`): its
+    /// headline is its title, not part of its body.
+    pub is_article: bool,
 }
 
 #[derive(Default)]
 struct LdFacts {
+    article: bool,
     headline: Option<String>,
     description: Option<String>,
     author: Option<String>,
@@ -47,7 +53,8 @@ pub(crate) fn read(doc: &Document) -> PageFacts {
     let mut base_href = None;
     let mut html_lang = None;
     let mut title_tag = None;
-    let mut first_h1 = None;
+    let mut first_h1: Option<String> = None;
+    let mut h1s = 0usize;
     let mut time = None;
 
     for n in doc.root().descendants_it() {
@@ -87,8 +94,11 @@ pub(crate) fn read(doc: &Document) -> PageFacts {
             "title" if title_tag.is_none() && !in_svg(&n) => {
                 title_tag = Some(collapse_ws(&n.text())).filter(|t| !t.is_empty());
             }
-            "h1" if first_h1.is_none() => {
-                first_h1 = Some(collapse_ws(&n.text())).filter(|t| !t.is_empty());
+            "h1" => {
+                h1s += 1;
+                if first_h1.is_none() {
+                    first_h1 = Some(collapse_ws(&n.text())).filter(|t| !t.is_empty());
+                }
             }
             "time" if time.is_none() => {
                 time = n
@@ -160,10 +170,12 @@ pub(crate) fn read(doc: &Document) -> PageFacts {
         .or_else(|| get(&["og:url"]))
         .or(ld.url.clone());
 
+    let is_article =
+        ld.article || get(&["og:type"]).is_some_and(|t| t.eq_ignore_ascii_case("article"));
     let raw_title = get(&["og:title", "twitter:title"])
         .or(ld.headline.clone())
         .or(title_tag.clone())
-        .or(first_h1);
+        .or(first_h1.clone());
     let title = raw_title.map(|t| strip_site(&t, site_name.as_deref()));
 
     PageFacts {
@@ -179,6 +191,8 @@ pub(crate) fn read(doc: &Document) -> PageFacts {
         not_free: ld.not_free,
         article_body: ld.body,
         base_href,
+        h1: first_h1.filter(|_| h1s == 1),
+        is_article,
     }
 }
 
@@ -262,6 +276,9 @@ fn read_ld(v: &Value, ld: &mut LdFacts, depth: usize) {
             if !type_is(v, is_content_type) {
                 return;
             }
+            ld.article |= type_is(v, |t| {
+                t.ends_with("Article") || matches!(t, "BlogPosting" | "LiveBlogPosting" | "Report")
+            });
             // A WebPage wrapping the article fills gaps only.
             let strong = !type_is(v, |t| t == "WebPage");
             let set = |slot: &mut Option<String>, val: Option<String>| {

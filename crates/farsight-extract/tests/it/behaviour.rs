@@ -249,3 +249,32 @@ fn an_article_is_not_widened_to_its_related_cards() {
     assert!(doc.content.contains("river clean-up"), "{}", doc.content);
     assert!(!doc.content.contains("three teaser"), "{}", doc.content);
 }
+
+#[test]
+fn a_dropped_heading_comes_back_except_on_articles() {
+    let body = "<p>A brushed steel kettle that boils a full litre in under three minutes, \
+                with a concealed element that is easy to descale and a lid that opens wide.</p>";
+    let page = |head: &str| {
+        format!(
+            "<html><head><title>Steel Kettle - Shop</title>{head}</head><body>\
+             <header><h1>Steel Kettle</h1></header><main><div class=\"desc\">{}</div></main></body></html>",
+            body.repeat(4)
+        )
+    };
+    let product = extract(&page(""), &ExtractOptions::new(Format::Markdown));
+    assert!(
+        product.content.starts_with("# Steel Kettle\n\n"),
+        "{}",
+        product.content
+    );
+    let article = extract(
+        &page("<meta property=\"og:type\" content=\"article\">"),
+        &ExtractOptions::new(Format::Text),
+    );
+    assert!(
+        !article.content.contains("Steel Kettle\n"),
+        "{}",
+        article.content
+    );
+    assert!(article.content.contains("brushed steel kettle"));
+}
