@@ -1,5 +1,7 @@
 use std::fmt;
 
+use crate::Attempt;
+
 /// What went wrong with a search, in the terms an agent can act on.
 ///
 /// The serialised names are the `errorKind` values of the tool contract.
@@ -71,6 +73,7 @@ struct Inner {
     retry_after_ms: Option<u64>,
     status: Option<u16>,
     provider: Option<String>,
+    attempts: Vec<Attempt>,
 }
 
 impl SearchError {
@@ -84,6 +87,7 @@ impl SearchError {
                 retry_after_ms: None,
                 status: None,
                 provider: None,
+                attempts: Vec::new(),
             }),
         }
     }
@@ -114,6 +118,64 @@ impl SearchError {
     pub fn with_provider(mut self, provider: impl Into<String>) -> Self {
         self.inner.provider = Some(provider.into());
         self
+    }
+
+    /// Lists the providers asked before this error, and how each failed.
+    #[must_use]
+    pub fn with_attempts(mut self, attempts: Vec<Attempt>) -> Self {
+        self.inner.attempts = attempts;
+        self
+    }
+
+    /// One error for a search no provider answered: the kind an agent can
+    /// act on, what each provider said, and every attempt (in
+    /// [`SearchError::attempts`]). One failure is returned as it is (its
+    /// provider named); none at all is `notConfigured`.
+    pub fn from_attempts(attempts: Vec<(Attempt, SearchError)>) -> Self {
+        let Some((_, first)) = attempts.first() else {
+            return Self::new(
+                SearchErrorKind::NotConfigured,
+                "no search provider is configured",
+            );
+        };
+        if attempts.len() == 1 {
+            let first = first.clone();
+            return first.with_attempts(attempts.into_iter().map(|(a, _)| a).collect());
+        }
+        let kinds: Vec<SearchErrorKind> = attempts.iter().map(|(a, _)| a.error_kind).collect();
+        // Same failure everywhere: that is the answer. Otherwise, if any provider may
+        // answer later, say so (retryable); else the primary provider's failure.
+        let kind = if kinds.iter().all(|k| *k == kinds[0]) {
+            kinds[0]
+        } else {
+            kinds
+                .iter()
+                .copied()
+                .find(|k| k.is_retryable())
+                .unwrap_or(kinds[0])
+        };
+        let retry_after = attempts
+            .iter()
+            .filter(|(a, _)| a.error_kind == kind)
+            .filter_map(|(_, e)| e.retry_after_ms())
+            .min();
+        let said: Vec<String> = attempts
+            .iter()
+            .map(|(a, _)| format!("{}: {} ({})", a.provider, a.message, a.error_kind))
+            .collect();
+        let suggestions: Vec<String> = attempts
+            .iter()
+            .filter_map(|(a, e)| e.suggestion().map(|s| format!("{}: {s}", a.provider)))
+            .collect();
+        let mut error = Self::new(
+            kind,
+            format!("every search provider failed. {}", said.join("; ")),
+        )
+        .with_retry_after_ms(retry_after);
+        if !suggestions.is_empty() {
+            error = error.with_suggestion(suggestions.join(" "));
+        }
+        error.with_attempts(attempts.into_iter().map(|(a, _)| a).collect())
     }
 
     /// The kind of failure.
@@ -150,6 +212,12 @@ impl SearchError {
     pub fn provider(&self) -> Option<&str> {
         self.inner.provider.as_deref()
     }
+
+    /// The providers of the chain that were asked and failed, in order. Empty
+    /// when one provider was asked by name: the error is then its own.
+    pub fn attempts(&self) -> &[Attempt] {
+        &self.inner.attempts
+    }
 }
 
 impl fmt::Display for SearchError {
@@ -173,5 +241,36 @@ mod tests {
             std::mem::size_of::<SearchError>(),
             std::mem::size_of::<usize>()
         );
+    }
+
+    #[test]
+    fn no_attempt_at_all_is_not_configured() {
+        let e = SearchError::from_attempts(Vec::new());
+        assert_eq!(e.kind(), SearchErrorKind::NotConfigured);
+        assert!(e.attempts().is_empty());
+    }
+
+    #[test]
+    fn mixed_failures_combine_to_the_retryable_kind_with_the_shortest_wait() {
+        let failed = |name: &str, kind, wait| {
+            let e = SearchError::new(kind, format!("{name} failed"))
+                .with_retry_after_ms(wait)
+                .with_provider(name);
+            (Attempt::new(name, &e), e)
+        };
+        let e = SearchError::from_attempts(vec![
+            failed("a", SearchErrorKind::AuthenticationFailed, None),
+            failed("b", SearchErrorKind::RateLimited, Some(3000)),
+            failed("c", SearchErrorKind::RateLimited, Some(1000)),
+        ]);
+        assert_eq!(e.kind(), SearchErrorKind::RateLimited);
+        assert_eq!(e.retry_after_ms(), Some(1000));
+        assert_eq!(e.provider(), None);
+        assert!(
+            e.message().contains("a: a failed (authenticationFailed)"),
+            "{e}"
+        );
+        let names: Vec<&str> = e.attempts().iter().map(|a| a.provider.as_str()).collect();
+        assert_eq!(names, ["a", "b", "c"]);
     }
 }

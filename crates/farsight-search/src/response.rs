@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::SearchErrorKind;
+use crate::{SearchError, SearchErrorKind};
 
 /// The `suggestion` of an answer without results.
 pub const NO_RESULTS_SUGGESTION: &str =
@@ -67,4 +67,15 @@ pub struct Attempt {
     pub error_kind: SearchErrorKind,
     /// What it said.
     pub message: String,
+}
+
+impl Attempt {
+    /// The attempt of `provider` that ended in `error`.
+    pub fn new(provider: impl Into<String>, error: &SearchError) -> Self {
+        Self {
+            provider: provider.into(),
+            error_kind: error.kind(),
+            message: error.message().to_owned(),
+        }
+    }
 }

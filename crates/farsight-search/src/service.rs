@@ -34,7 +34,11 @@ pub struct SearchService {
 }
 
 struct Inner {
+    /// Every provider, in the order added.
     chain: Vec<Entry>,
+    /// Indices into `chain`: the providers asked, in order, when a request
+    /// names none.
+    default_chain: Vec<usize>,
     default_safe_search: bool,
     cache: Option<Arc<dyn SearchCache>>,
     cache_ttl: Duration,
@@ -51,6 +55,7 @@ impl fmt::Debug for SearchService {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("SearchService")
             .field("providers", &self.provider_names())
+            .field("default_chain", &self.default_chain())
             .field("default_safe_search", &self.inner.default_safe_search)
             .field("cache", &self.inner.cache.is_some())
             .field("cache_ttl", &self.inner.cache_ttl)
@@ -62,6 +67,7 @@ impl fmt::Debug for SearchService {
 #[must_use]
 pub struct SearchServiceBuilder {
     providers: Vec<Arc<dyn Provider>>,
+    default_chain: Option<Vec<String>>,
     rate_limits: HashMap<String, RateLimit>,
     rate_limit_wait: Duration,
     retry_policies: HashMap<String, RetryPolicy>,
@@ -76,6 +82,7 @@ impl Default for SearchServiceBuilder {
     fn default() -> Self {
         Self {
             providers: Vec::new(),
+            default_chain: None,
             rate_limits: HashMap::new(),
             // Long enough to ride out a burst of parallel searches at 1 rps,
             // short enough that an agent is not left waiting on a stuck queue.
@@ -112,6 +119,15 @@ impl SearchServiceBuilder {
         for p in providers {
             self = self.provider(p);
         }
+        self
+    }
+
+    /// The providers asked, in order, when a request names none; any
+    /// provider added can still be asked for by name. Names of providers not
+    /// added are ignored (logged at debug); repeats count once. Default: every
+    /// provider, in the order added.
+    pub fn default_chain(mut self, names: impl IntoIterator<Item = impl Into<String>>) -> Self {
+        self.default_chain = Some(names.into_iter().map(Into::into).collect());
         self
     }
 
@@ -192,6 +208,24 @@ impl SearchServiceBuilder {
         if let Some(e) = self.error {
             return Err(e);
         }
+        let default_chain = match &self.default_chain {
+            None => (0..self.providers.len()).collect(),
+            Some(names) => {
+                let mut picked: Vec<usize> = Vec::new();
+                for name in names {
+                    let name = name.trim().to_ascii_lowercase();
+                    match self.providers.iter().position(|p| p.name() == name) {
+                        Some(i) if !picked.contains(&i) => picked.push(i),
+                        Some(_) => {}
+                        None => tracing::debug!(
+                            provider = name.as_str(),
+                            "left out of the default chain: no such provider was added"
+                        ),
+                    }
+                }
+                picked
+            }
+        };
         let chain = self
             .providers
             .into_iter()
@@ -218,6 +252,7 @@ impl SearchServiceBuilder {
         Ok(SearchService {
             inner: Arc::new(Inner {
                 chain,
+                default_chain,
                 default_safe_search: self.safe_search,
                 cache: self.cache,
                 cache_ttl: self.cache_ttl,
@@ -248,29 +283,42 @@ impl SearchService {
         SearchServiceBuilder::new()
     }
 
-    /// The providers in the chain, in the order they are asked.
+    /// Every provider the service was built with, in the order added.
     pub fn provider_names(&self) -> Vec<&'static str> {
         self.inner.chain.iter().map(|e| e.provider.name()).collect()
     }
 
-    /// Runs a search: the explicit provider alone, or the chain until one answers.
+    /// The providers asked in turn when a request names none.
+    pub fn default_chain(&self) -> Vec<&'static str> {
+        self.inner
+            .default_chain
+            .iter()
+            .map(|&i| self.inner.chain[i].provider.name())
+            .collect()
+    }
+
+    /// Runs a search: the explicit provider alone, or the default chain until
+    /// one answers.
     ///
     /// # Errors
     ///
     /// `invalidQuery` for a query or filter that cannot be searched (never
     /// passed on to another provider); `notConfigured` for an explicit
-    /// provider that is not set up; otherwise the failure of the last provider
-    /// asked, its message listing what every provider answered.
+    /// provider that is not set up; otherwise the failure of the provider
+    /// asked by name, or one error for the whole chain (see
+    /// [`SearchError::from_attempts`]). When the chain was walked, the error's
+    /// [`SearchError::attempts`] lists the providers that failed.
     pub async fn search(&self, request: SearchRequest) -> Result<SearchResponse, SearchError> {
         let started = Instant::now();
         let normalized = self.normalize(&request)?;
+        let explicit = normalized.provider.is_some();
         let chain = self.chain_for(normalized.provider.as_deref())?;
 
         let cache_key = self
             .inner
             .cache
             .as_ref()
-            .and_then(|_| cache_key(&normalized));
+            .and_then(|_| cache_key(&normalized, &chain));
         if !request.bypass_cache
             && let (Some(cache), Some(key)) = (&self.inner.cache, &cache_key)
             && let Some(bytes) = cache.get(key).await
@@ -326,21 +374,20 @@ impl SearchService {
                     }
                     return Ok(response);
                 }
-                Err(e) if e.kind() == SearchErrorKind::InvalidQuery => return Err(e),
+                Err(e) if e.kind() == SearchErrorKind::InvalidQuery => {
+                    return Err(e.with_attempts(attempts.into_iter().map(|(a, _)| a).collect()));
+                }
                 Err(e) => {
                     tracing::info!(provider = name, error = %e, "search provider failed");
-                    attempts.push((
-                        Attempt {
-                            provider: name.to_owned(),
-                            error_kind: e.kind(),
-                            message: e.message().to_owned(),
-                        },
-                        e,
-                    ));
+                    if explicit {
+                        // A provider asked by name answers for itself.
+                        return Err(e);
+                    }
+                    attempts.push((Attempt::new(name, &e), e));
                 }
             }
         }
-        Err(all_failed(attempts))
+        Err(SearchError::from_attempts(attempts))
     }
 
     fn normalize(&self, request: &SearchRequest) -> Result<Normalized, SearchError> {
@@ -426,7 +473,22 @@ impl SearchService {
                     "Set an API key such as BRAVE_API_KEY or TAVILY_API_KEY, or enable the keyless duckduckgo and wikipedia providers.",
                 ));
             }
-            return Ok(chain.iter().collect());
+            if self.inner.default_chain.is_empty() {
+                return Err(SearchError::new(
+                    SearchErrorKind::NotConfigured,
+                    "no search provider is in the default chain",
+                )
+                .with_suggestion(format!(
+                    "Name a provider; configured: {}.",
+                    self.provider_names().join(", ")
+                )));
+            }
+            return Ok(self
+                .inner
+                .default_chain
+                .iter()
+                .map(|&i| &chain[i])
+                .collect());
         };
         if let Some(entry) = chain.iter().find(|e| e.provider.name() == name) {
             return Ok(vec![entry]);
@@ -474,15 +536,18 @@ fn invalid(message: String, suggestion: &str) -> SearchError {
     SearchError::new(SearchErrorKind::InvalidQuery, message).with_suggestion(suggestion)
 }
 
-fn cache_key(normalized: &Normalized) -> Option<String> {
+fn cache_key(normalized: &Normalized, chain: &[&Entry]) -> Option<String> {
     let mut n = normalized.clone();
     // Search engines ignore case; two spellings of one question share an answer.
     n.query = n.query.to_lowercase();
     n.include.sort();
     n.exclude.sort();
-    serde_json::to_string(&n)
+    // The providers asked are part of the question: a cache kept across a
+    // change of the default chain must not answer from the old one.
+    let asked: Vec<&str> = chain.iter().map(|e| e.provider.name()).collect();
+    serde_json::to_string(&(n, asked))
         .ok()
-        .map(|json| format!("search:v1:{json}"))
+        .map(|json| format!("search:v2:{json}"))
 }
 
 /// Asks one provider, waiting for its rate limit and retrying per its policy.
@@ -612,52 +677,4 @@ fn build_response(
             .map(|f| (*f).to_owned())
             .collect(),
     }
-}
-
-/// One error for a search no provider answered: the kind an agent can act on,
-/// and what each provider said.
-fn all_failed(attempts: Vec<(Attempt, SearchError)>) -> SearchError {
-    let Some((_, first)) = attempts.first() else {
-        return SearchError::new(
-            SearchErrorKind::NotConfigured,
-            "no search provider is configured",
-        );
-    };
-    if attempts.len() == 1 {
-        return first.clone();
-    }
-    let kinds: Vec<SearchErrorKind> = attempts.iter().map(|(a, _)| a.error_kind).collect();
-    // Same failure everywhere: that is the answer. Otherwise, if any provider may
-    // answer later, say so (retryable); else the primary provider's failure.
-    let kind = if kinds.iter().all(|k| *k == kinds[0]) {
-        kinds[0]
-    } else {
-        kinds
-            .iter()
-            .copied()
-            .find(|k| k.is_retryable())
-            .unwrap_or(kinds[0])
-    };
-    let retry_after = attempts
-        .iter()
-        .filter(|(a, _)| a.error_kind == kind)
-        .filter_map(|(_, e)| e.retry_after_ms())
-        .min();
-    let said: Vec<String> = attempts
-        .iter()
-        .map(|(a, _)| format!("{}: {} ({})", a.provider, a.message, a.error_kind))
-        .collect();
-    let suggestions: Vec<String> = attempts
-        .iter()
-        .filter_map(|(a, e)| e.suggestion().map(|s| format!("{}: {s}", a.provider)))
-        .collect();
-    let mut error = SearchError::new(
-        kind,
-        format!("every search provider failed. {}", said.join("; ")),
-    )
-    .with_retry_after_ms(retry_after);
-    if !suggestions.is_empty() {
-        error = error.with_suggestion(suggestions.join(" "));
-    }
-    error
 }

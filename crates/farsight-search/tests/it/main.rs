@@ -4,6 +4,7 @@
 mod support;
 
 mod brave;
+mod chain;
 mod engine;
 mod google;
 mod live;

@@ -7,13 +7,13 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use farsight_net::Cache;
 use farsight_search::{
-    RateLimit, SearchCache, SearchError, SearchErrorKind, SearchService, build_provider,
+    Attempt, RateLimit, SearchCache, SearchError, SearchErrorKind, SearchService, build_provider,
     provider_env_vars, provider_names,
 };
 
 use super::deep::{DeepLimits, add_content};
 use super::fusion::fuse;
-use super::search_model::{SearchAttempt, WebSearchError, WebSearchRequest, WebSearchResponse};
+use super::search_model::{WebSearchError, WebSearchRequest, WebSearchResponse};
 use super::{CallOptions, Service};
 use crate::config::Config;
 
@@ -22,6 +22,7 @@ const CACHE_NAMESPACE: &str = "search";
 
 /// The search side of the service.
 pub(crate) struct SearchSetup {
+    /// The engine, its default chain set to `chain`.
     engine: SearchService,
     /// The default chain: `[search].provider`, then `[search].fallbacks` (or
     /// the default order), configured providers only.
@@ -91,11 +92,6 @@ impl SearchSetup {
             }
         }
         let configured: Vec<String> = providers.iter().map(|p| p.name().to_owned()).collect();
-        let engine = builder
-            .providers(providers)
-            .build()
-            .map_err(|e| anyhow::anyhow!("{e}"))
-            .context("invalid [search] or [providers] settings")?;
 
         let wanted: Vec<String> =
             config
@@ -132,6 +128,15 @@ impl SearchSetup {
             }
         }
         tracing::debug!(?chain, ?configured, "search providers");
+        builder = builder.providers(providers);
+        // With no usable name in the chain, every configured provider is asked.
+        if !chain.is_empty() {
+            builder = builder.default_chain(&chain);
+        }
+        let engine = builder
+            .build()
+            .map_err(|e| anyhow::anyhow!("{e}"))
+            .context("invalid [search] or [providers] settings")?;
         Ok(Some(Self {
             engine,
             chain,
@@ -241,55 +246,21 @@ impl SearchSetup {
             .search(request.to_engine(Some(name), bypass_cache))
             .await
             .map(WebSearchResponse::from_engine)
-            .map_err(|e| WebSearchError::from_engine(&request.query, &e, Vec::new()))
+            .map_err(|e| WebSearchError::from_engine(&request.query, &e))
     }
 
-    /// The chain: each provider in turn until one answers. Run here rather
-    /// than in the engine so the chain can be a subset of the configured
-    /// providers (any of which can still be asked for by name) and a failure
-    /// lists every attempt.
+    /// The default chain, walked by the engine: each provider in turn until
+    /// one answers; a failure lists every attempt.
     async fn chain(
         &self,
         request: &WebSearchRequest,
         bypass_cache: bool,
     ) -> Result<WebSearchResponse, WebSearchError> {
-        if self.chain.is_empty() {
-            // The engine's own answer names the variables to set.
-            return self
-                .engine
-                .search(request.to_engine(None, bypass_cache))
-                .await
-                .map(WebSearchResponse::from_engine)
-                .map_err(|e| WebSearchError::from_engine(&request.query, &e, Vec::new()));
-        }
-        let mut failures: Vec<(String, SearchError)> = Vec::new();
-        for name in &self.chain {
-            match self
-                .engine
-                .search(request.to_engine(Some(name), bypass_cache))
-                .await
-            {
-                Ok(answer) => {
-                    let mut response = WebSearchResponse::from_engine(answer);
-                    let mut attempts = attempts_of(&failures);
-                    attempts.append(&mut response.attempts);
-                    response.attempts = attempts;
-                    return Ok(response);
-                }
-                Err(e) if e.kind() == SearchErrorKind::InvalidQuery => {
-                    return Err(WebSearchError::from_engine(
-                        &request.query,
-                        &e,
-                        attempts_of(&failures),
-                    ));
-                }
-                Err(e) => {
-                    tracing::info!(provider = name.as_str(), error = %e, "search provider failed; trying the next");
-                    failures.push((name.clone(), e));
-                }
-            }
-        }
-        Err(all_failed(&request.query, &failures))
+        self.engine
+            .search(request.to_engine(None, bypass_cache))
+            .await
+            .map(WebSearchResponse::from_engine)
+            .map_err(|e| WebSearchError::from_engine(&request.query, &e))
     }
 
     /// Several providers at once, merged by reciprocal rank fusion. Fails
@@ -312,13 +283,14 @@ impl SearchSetup {
             match outcome {
                 Ok(r) => answered.push((name, WebSearchResponse::from_engine(r))),
                 Err(e) if e.kind() == SearchErrorKind::InvalidQuery => {
-                    return Err(WebSearchError::from_engine(&request.query, &e, Vec::new()));
+                    return Err(WebSearchError::from_engine(&request.query, &e));
                 }
-                Err(e) => failures.push((name, e)),
+                Err(e) => failures.push((Attempt::new(name, &e), e)),
             }
         }
         if answered.is_empty() {
-            return Err(all_failed(&request.query, &failures));
+            let e = SearchError::from_attempts(failures);
+            return Err(WebSearchError::from_engine(&request.query, &e));
         }
         let max = request
             .max_results
@@ -335,7 +307,7 @@ impl SearchSetup {
                 unapplied.push(format!("{f} ({name})"));
             }
         }
-        let mut attempts = attempts_of(&failures);
+        let mut attempts: Vec<_> = failures.into_iter().map(|(a, _)| a.into()).collect();
         for (_, r) in &answered {
             attempts.extend(r.attempts.iter().cloned());
         }
@@ -363,65 +335,5 @@ impl SearchSetup {
             unapplied_filters: unapplied,
             content_tokens: None,
         })
-    }
-}
-
-fn attempts_of(failures: &[(String, SearchError)]) -> Vec<SearchAttempt> {
-    failures
-        .iter()
-        .map(|(name, e)| SearchAttempt {
-            provider: name.clone(),
-            error_kind: e.kind().as_str().to_owned(),
-            message: e.message().to_owned(),
-        })
-        .collect()
-}
-
-/// One error for a search that no provider answered: the kind an agent can
-/// act on (the common kind, else a retryable one, else the first provider's),
-/// and every attempt.
-fn all_failed(query: &str, failures: &[(String, SearchError)]) -> WebSearchError {
-    let attempts = attempts_of(failures);
-    let Some((_, first)) = failures.first() else {
-        let e = SearchError::new(
-            SearchErrorKind::NotConfigured,
-            "no search provider is configured",
-        );
-        return WebSearchError::from_engine(query, &e, attempts);
-    };
-    if failures.len() == 1 {
-        return WebSearchError::from_engine(query, first, attempts);
-    }
-    let kinds: Vec<SearchErrorKind> = failures.iter().map(|(_, e)| e.kind()).collect();
-    let kind = if kinds.iter().all(|k| *k == kinds[0]) {
-        kinds[0]
-    } else {
-        kinds
-            .iter()
-            .copied()
-            .find(|k| k.is_retryable())
-            .unwrap_or(kinds[0])
-    };
-    let said: Vec<String> = failures
-        .iter()
-        .map(|(n, e)| format!("{n}: {} ({})", e.message(), e.kind()))
-        .collect();
-    let suggestions: Vec<String> = failures
-        .iter()
-        .filter_map(|(n, e)| e.suggestion().map(|s| format!("{n}: {s}")))
-        .collect();
-    WebSearchError {
-        query: query.to_owned(),
-        error_kind: kind.as_str().to_owned(),
-        message: format!("every search provider failed. {}", said.join("; ")),
-        retryable: kind.is_retryable(),
-        retry_after_ms: failures
-            .iter()
-            .filter(|(_, e)| e.kind() == kind)
-            .filter_map(|(_, e)| e.retry_after_ms())
-            .min(),
-        suggestion: (!suggestions.is_empty()).then(|| suggestions.join(" ")),
-        provider: None,
-        attempts,
     }
 }

@@ -411,8 +411,8 @@ pub struct WebSearchError {
 }
 
 impl WebSearchError {
-    /// The error for `query` from the engine's error.
-    pub fn from_engine(query: &str, e: &SearchError, attempts: Vec<SearchAttempt>) -> Self {
+    /// The error for `query` from the engine's error, with its attempts.
+    pub fn from_engine(query: &str, e: &SearchError) -> Self {
         Self {
             query: query.to_owned(),
             error_kind: e.kind().as_str().to_owned(),
@@ -421,7 +421,7 @@ impl WebSearchError {
             retry_after_ms: e.retry_after_ms(),
             suggestion: e.suggestion().map(str::to_owned),
             provider: e.provider().map(str::to_owned),
-            attempts,
+            attempts: e.attempts().iter().cloned().map(Into::into).collect(),
         }
     }
 }
