@@ -1,6 +1,9 @@
 //! Paywall detection.
 
+use std::sync::OnceLock;
+
 use dom_query::Document;
+use memchr::memmem::Finder;
 
 /// Class or id fragments that paywall vendors and publishers use.
 const MARKERS: [&str; 12] = [
@@ -47,13 +50,21 @@ pub(crate) struct Signals {
 
 /// Whether the raw page (overlays often start hidden) carries a paywall marker.
 pub(crate) fn has_marker(raw: &Document) -> bool {
-    // One lower-casing buffer for the whole walk: this runs on every element.
+    // Searchers built once: this runs on the class and id of every element,
+    // and building a searcher costs more than running it on a short string.
+    static FINDERS: OnceLock<Vec<Finder<'static>>> = OnceLock::new();
+    let finders =
+        FINDERS.get_or_init(|| MARKERS.iter().map(|m| Finder::new(m.as_bytes())).collect());
     let mut lower = String::new();
     let mut marked = |v: &str| {
+        // Every marker is longer than this.
+        if v.len() < 7 {
+            return false;
+        }
         lower.clear();
         lower.push_str(v);
         lower.make_ascii_lowercase();
-        MARKERS.iter().any(|m| lower.contains(m))
+        finders.iter().any(|f| f.find(lower.as_bytes()).is_some())
     };
     raw.root().descendants_it().any(|n| {
         if !n.is_element() {
