@@ -13,7 +13,7 @@ use crate::{Document, ExtractOptions, Format, clean, depth, links, metadata, pay
 /// Never panics and never fails: a page without content gives an empty
 /// `content` and `likely_needs_javascript`.
 pub fn extract(html: &str, options: &ExtractOptions) -> Document {
-    let html = depth::prepare(html, depth::MAX_DEPTH);
+    let html = depth::prepare(html, depth::MAX_DEPTH, options.format != Format::Html);
     let html: &str = &html;
     let dom = Dom::from(html);
     let facts = metadata::read(&dom);
