@@ -7,22 +7,14 @@ use dom_query::{Document, NodeRef};
 /// `visibility:hidden`, `<template>`, `<noscript>`, scripts, styles, frames
 /// and form controls. Returns how many elements were removed.
 pub(crate) fn remove_hidden(doc: &Document) -> usize {
+    // Comments carry no content and confuse text density.
     let doomed: Vec<NodeRef<'_>> = doc
         .root()
         .descendants_it()
-        .filter(|n| n.is_element() && is_hidden(n))
+        .filter(|n| (n.is_element() && is_hidden(n)) || n.is_comment())
         .collect();
-    let count = doomed.len();
+    let count = doomed.iter().filter(|n| n.is_element()).count();
     for n in doomed {
-        n.remove_from_parent();
-    }
-    // Comments carry no content and confuse text density.
-    let comments: Vec<NodeRef<'_>> = doc
-        .root()
-        .descendants_it()
-        .filter(|n| n.is_comment())
-        .collect();
-    for n in comments {
         n.remove_from_parent();
     }
     count

@@ -129,7 +129,13 @@ impl<'a> Sim<'a> {
             i = lt + 1;
             let last_block = after_block.take();
             match bytes.get(lt + 1) {
-                Some(b'!') => i = skip_markup_decl(bytes, lt, self.in_foreign()),
+                Some(b'!') => {
+                    i = skip_markup_decl(bytes, lt, self.in_foreign());
+                    // Comments are nobody's content.
+                    if self.elide && bytes[lt..].starts_with(b"<!--") {
+                        self.skip(lt, i);
+                    }
+                }
                 Some(b'?') => i = find_gt(bytes, lt + 2),
                 Some(b'/') => match bytes.get(lt + 2) {
                     Some(c) if c.is_ascii_alphabetic() => {
@@ -1019,7 +1025,7 @@ mod tests {
             "<head><SCRIPT src=a.js></SCRIPT>\
              <script type=\"application/ld+json\">{\"a\": 1}</script>\
              <style></style></head>\
-             <body><!-- <script> --><p>hi</p><script></script>\
+             <body><p>hi</p><script></script>\
              <svg viewBox=\"0 0 1 1\"></SVG><svg/><p>b</p></body>"
         );
         let tag = "<div data-track='{\"a\": 1}' onclick=\"go()\" data-src=i.jpg class=a \
