@@ -145,7 +145,7 @@ fn month_number(word: &str) -> Option<u32> {
 }
 
 /// Days since 1970-01-01 to a civil date (Howard Hinnant's algorithm).
-fn civil_from_days(z: i64) -> (i64, u32, u32) {
+pub(crate) fn civil_from_days(z: i64) -> (i64, u32, u32) {
     let z = z + 719_468;
     let era = z.div_euclid(146_097);
     let doe = z - era * 146_097;

@@ -14,6 +14,7 @@ use serde_json::{Value, json};
 use url::Url;
 
 use super::http;
+use crate::normalize::civil_from_days;
 use crate::registry::require_key;
 use crate::{
     DateRange, Provider, ProviderAnswer, ProviderQuery, ProviderSettings, RawResult, SearchDepth,
@@ -273,20 +274,6 @@ fn iso8601(time: SystemTime) -> String {
         rem % 3600 / 60,
         rem % 60
     )
-}
-
-/// Howard Hinnant's days-since-epoch to proleptic Gregorian date.
-fn civil_from_days(z: i64) -> (i64, u32, u32) {
-    let z = z + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let y = yoe + era * 400;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    (if m <= 2 { y + 1 } else { y }, m, d)
 }
 
 #[cfg(test)]
