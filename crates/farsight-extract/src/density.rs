@@ -128,11 +128,15 @@ fn prune(doc: &Document, roots: &[NodeId], stats: &FastMap<NodeId, Stats>) {
         let Some(r) = doc.tree.get(root) else {
             continue;
         };
+        // A class word like "sidebar" in a layout wrapper
+        // ("content-with-sidebar") does not make the article furniture:
+        // furniture never holds most of the content's text.
+        let most = st(root).text / 2;
         for d in r.descendants_it() {
             let Some(name) = d.node_name() else {
                 continue;
             };
-            if boilerplate::is_noise(&d) {
+            if boilerplate::is_noise(&d) && st(&d.id).text <= most {
                 doomed.push(d.id);
                 continue;
             }

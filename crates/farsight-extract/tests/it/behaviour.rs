@@ -278,3 +278,22 @@ fn a_dropped_heading_comes_back_except_on_articles() {
     );
     assert!(article.content.contains("brushed steel kettle"));
 }
+
+#[test]
+fn a_layout_wrapper_named_sidebar_keeps_the_article() {
+    let para = "The committee met on Monday and agreed, after a long debate, to fund the new bridge across the river. ";
+    let html = format!(
+        "<html><body><article><div class=\"content-with-sidebar-wrp\"><div class=\"body\">\
+         <p>{p}</p><p>{p}</p><p>{p}</p><p>{p}</p><p>{p}</p></div>\
+         <div class=\"sidebar\"><p>Short aside, ignore me.</p></div></div></article>\
+         <footer><p>Company address, phone and fax numbers here.</p></footer></body></html>",
+        p = para
+    );
+    let doc = extract(&html, &ExtractOptions::default());
+    assert!(
+        doc.content.contains("fund the new bridge"),
+        "{}",
+        doc.content
+    );
+    assert!(!doc.content.contains("Short aside"), "{}", doc.content);
+}
