@@ -3,7 +3,7 @@
 
 use dom_query::{Document, NodeId};
 
-use crate::{Engine, boilerplate, cards, clean, density, inner};
+use crate::{Engine, boilerplate, cards, clean, density, inner, trailing};
 
 /// The chosen content: a document and the roots to render, in order.
 pub(crate) struct MainContent {
@@ -101,6 +101,7 @@ fn smoothie(doc: Document, html: &str) -> Option<MainContent> {
     let root = root.id;
     density::prune_roots(&r.doc, &[root]);
     inner::clean(&r.doc, &[root]);
+    trailing::strip(&r.doc, &[root]);
     Some(MainContent {
         roots: vec![root],
         doc: r.doc,

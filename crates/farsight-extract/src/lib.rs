@@ -33,6 +33,7 @@ mod paywall;
 mod render;
 mod sanitize;
 mod table;
+mod trailing;
 mod url_util;
 
 pub use document::{Document, Engine, ExtractOptions, Format, Link, Metadata};

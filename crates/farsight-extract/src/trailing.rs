@@ -1,0 +1,151 @@
+//! Related-post teasers after the article: a run of alike blocks (same tag,
+//! same first class) at the end of the content, short excerpts, at least
+//! half of them cut off with an ellipsis. Readability-style engines take
+//! them in when they share the article's container.
+//!
+//! Only removed when text that is not part of the run comes before it: a
+//! listing, whose cards are the content, has nothing else.
+
+use dom_query::{Document, NodeId, NodeRef};
+
+/// Fewer cut-off teasers than this are not a run.
+const MIN_RUN: usize = 2;
+/// A teaser is an excerpt: longer blocks are content.
+const MAX_TEASER: usize = 1500;
+/// Characters of the article before the run for it to count as appended.
+const MIN_BEFORE: usize = 400;
+/// Short trailing blocks (ads, empty wrappers) do not end the run.
+const TINY: usize = 20;
+
+/// Removes a trailing run of teasers from each of `roots`.
+pub(crate) fn strip(doc: &Document, roots: &[NodeId]) {
+    for root in roots.iter().filter_map(|r| doc.tree.get(r)) {
+        if let Some(run) = find_run(&root) {
+            for n in run {
+                n.remove_from_parent();
+            }
+        }
+    }
+}
+
+fn find_run<'a>(root: &NodeRef<'a>) -> Option<Vec<NodeRef<'a>>> {
+    // The run sits at the end of the content: descend through the last
+    // substantial element child until a run of alike blocks ends a parent.
+    let total = chars(root);
+    let mut parent = *root;
+    loop {
+        let kids: Vec<NodeRef<'a>> = parent
+            .children_it(false)
+            .filter(|c| c.is_element())
+            .collect();
+        let mut end = kids.len();
+        while end > 0 && chars(&kids[end - 1]) < TINY {
+            end -= 1;
+        }
+        let last = *kids.get(end.checked_sub(1)?)?;
+        let mut start = end - 1;
+        while start > 0 && alike(&kids[start - 1], &last) {
+            start -= 1;
+        }
+        let run = &kids[start..end];
+        if run.len() >= MIN_RUN && is_block(&last) {
+            let sizes: Vec<usize> = run.iter().map(chars).collect();
+            let cut = run.iter().filter(|n| ends_cut(n)).count();
+            let in_run: usize = sizes.iter().sum();
+            // Teasers are excerpts, at least half of them cut off; some
+            // are whole quotes or one-line posts.
+            if cut >= MIN_RUN && cut * 2 >= run.len() && sizes.iter().all(|s| *s <= MAX_TEASER) {
+                return (total.saturating_sub(in_run) >= MIN_BEFORE).then(|| run.to_vec());
+            }
+        }
+        parent = last;
+    }
+}
+
+fn is_block(n: &NodeRef<'_>) -> bool {
+    matches!(
+        n.node_name().as_deref(),
+        Some("article" | "div" | "li" | "section")
+    )
+}
+
+fn alike(a: &NodeRef<'_>, b: &NodeRef<'_>) -> bool {
+    let first_class = |n: &NodeRef<'_>| {
+        n.attr("class")
+            .and_then(|c| c.split_ascii_whitespace().next().map(str::to_owned))
+    };
+    a.node_name() == b.node_name() && first_class(a) == first_class(b)
+}
+
+/// Text that ends in an ellipsis, or in one followed by a few words
+/// ("… Read more", "[…]").
+fn ends_cut(n: &NodeRef<'_>) -> bool {
+    let text = n.text();
+    let text = text.trim_end();
+    let cut = text.rfind('…').or_else(|| text.rfind("...").map(|i| i + 2));
+    cut.is_some_and(|i| text[i..].chars().count() <= 25)
+}
+
+/// Non-space characters of text below `n`.
+fn chars(n: &NodeRef<'_>) -> usize {
+    n.text().chars().filter(|c| !c.is_whitespace()).count()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(html: &str) -> String {
+        let doc = Document::from(html);
+        let Some(root) = doc.select("#root").nodes().first().map(|n| n.id) else {
+            return String::new();
+        };
+        strip(&doc, &[root]);
+        doc.select("#root").text().to_string()
+    }
+
+    const ARTICLE: &str = "<p>The whole article, long enough to be the reason for the page. \
+        It goes on for a while, with several sentences of its own, and it ends \
+        properly. It says what it has to say about the subject at hand, gives \
+        the figures, quotes two people and closes with a last word on what \
+        happens next, with two of it, over four hundred characters in all.</p>";
+
+    fn teaser(text: &str) -> String {
+        format!("<article class=\"box post-1\"><a href=\"/x\">Title</a><p>{text}</p></article>")
+    }
+
+    #[test]
+    fn a_trailing_run_of_cut_off_teasers_goes() {
+        let html = format!(
+            "<div id=root>{ARTICLE}{ARTICLE}<section>{}{}{}</section><ins></ins></div>",
+            teaser("First related post begins and then is cut …"),
+            teaser("A whole short quote."),
+            teaser("Third related post begins and then is cut..."),
+        );
+        let text = run(&html);
+        assert!(text.contains("The whole article"), "{text}");
+        assert!(!text.contains("related post"), "{text}");
+        assert!(!text.contains("short quote"), "{text}");
+    }
+
+    #[test]
+    fn a_listing_of_teasers_alone_stays() {
+        let html = format!(
+            "<div id=root>{}{}</div>",
+            teaser("First post begins and then is cut …"),
+            teaser("Second post begins and then is cut …"),
+        );
+        assert!(run(&html).contains("Second post"));
+    }
+
+    #[test]
+    fn blocks_that_are_not_cut_off_stay() {
+        let html = format!(
+            "<div id=root>{ARTICLE}{ARTICLE}{}{}{}</div>",
+            teaser("One whole block."),
+            teaser("Another whole block."),
+            teaser("Only this one is cut …"),
+        );
+        assert!(run(&html).contains("Another whole block"));
+    }
+}
