@@ -163,6 +163,13 @@ impl<'a> Sim<'a> {
                         return;
                     }
                     i = close;
+                    // Style sheets, icons, preloads: only the canonical
+                    // link is read (metadata.rs); the rest are nodes for
+                    // nothing. Void, so no end tag to follow.
+                    if self.elide && &*name == "link" && !is_canonical(&bytes[end..close]) {
+                        self.skip(lt, close);
+                        continue;
+                    }
                     let block = blank_between(&name);
                     if block && let Some(from) = last_block {
                         self.skip_blank(from, lt);
@@ -301,6 +308,7 @@ impl<'a> Sim<'a> {
             // Nothing renders SVG; its paths are many elements and long
             // attributes. The empty element stays (a media marker).
             None if n == "svg" && self.elide && !self_closing => Opened::Raw(Raw::Svg),
+            None if n == "noscript" && self.elide && !self_closing => Opened::Raw(Raw::Noscript),
             None if n == "plaintext" => Opened::Plaintext,
             None => Opened::Other,
         };
@@ -555,6 +563,13 @@ fn droppable_attr(attr: &[u8]) -> bool {
     .any(|k| memchr::memmem::find(&rest, k.as_bytes()).is_some())
 }
 
+/// Whether a `<link>` tag's attributes (`attrs`) say `rel=canonical`.
+fn is_canonical(attrs: &[u8]) -> bool {
+    attrs
+        .windows(9)
+        .any(|w| w.eq_ignore_ascii_case(b"canonical"))
+}
+
 /// Index just past the next `>` at or after `from`.
 fn find_gt(bytes: &[u8], from: usize) -> usize {
     let from = from.min(bytes.len());
@@ -593,6 +608,9 @@ enum Raw {
     Noframes,
     /// Not raw text: an SVG image whose body is dropped whole.
     Svg,
+    /// Not raw text either (the parser runs without scripting), but what
+    /// only script-less browsers show: removed as hidden after parsing.
+    Noscript,
 }
 
 impl Raw {
@@ -607,6 +625,7 @@ impl Raw {
             Raw::Noembed => b"noembed",
             Raw::Noframes => b"noframes",
             Raw::Svg => b"svg",
+            Raw::Noscript => b"noscript",
         }
     }
 }
@@ -629,7 +648,7 @@ fn raw_text(name: &str) -> Option<Raw> {
 /// a style sheet, an SVG image. `tag` is its start tag.
 fn elidable(kind: Raw, tag: &[u8]) -> bool {
     match kind {
-        Raw::Style | Raw::Svg => true,
+        Raw::Style | Raw::Svg | Raw::Noscript => true,
         Raw::Script => !tag.windows(7).any(|w| w.eq_ignore_ascii_case(b"ld+json")),
         _ => false,
     }
@@ -1036,6 +1055,20 @@ mod tests {
         );
         // An unclosed script runs to the end, as in the parser.
         assert_eq!(prepare("<p>a<script>b", MAX_DEPTH, false), "<p>a<script>");
+    }
+
+    #[test]
+    fn prepare_drops_links_but_the_canonical_and_noscript_bodies() {
+        let html = "<head><link rel=stylesheet href=a.css><LINK REL=\"Canonical\" href=/c>\
+                    <link rel=icon href=i.png /></head><body><noscript><img src=x>\
+                    <div>y</div></noscript><p>z</p></body>";
+        assert_eq!(
+            prepare(html, MAX_DEPTH, false),
+            "<head><LINK REL=\"Canonical\" href=/c></head>\
+             <body><noscript></noscript><p>z</p></body>"
+        );
+        // Depth capping alone keeps them: it changes nothing but depth.
+        assert_eq!(cap_depth(html, MAX_DEPTH), html);
     }
 
     #[test]

@@ -2,7 +2,7 @@
 
 use std::sync::OnceLock;
 
-use dom_query::Document;
+use dom_query::{Document, NodeData};
 use memchr::memmem::Finder;
 
 /// Class or id fragments that paywall vendors and publishers use.
@@ -55,27 +55,35 @@ pub(crate) fn has_marker(raw: &Document) -> bool {
     static FINDERS: OnceLock<Vec<Finder<'static>>> = OnceLock::new();
     let finders =
         FINDERS.get_or_init(|| MARKERS.iter().map(|m| Finder::new(m.as_bytes())).collect());
-    let mut lower = String::new();
+    let mut lower = Vec::new();
     let mut marked = |v: &str| {
         // Every marker is longer than this.
         if v.len() < 7 {
             return false;
         }
-        lower.clear();
-        lower.push_str(v);
-        lower.make_ascii_lowercase();
-        finders.iter().any(|f| f.find(lower.as_bytes()).is_some())
+        // Most class names are lower case already: no copy for them.
+        let v = if v.bytes().any(|b| b.is_ascii_uppercase()) {
+            lower.clear();
+            lower.extend(v.bytes().map(|b| b.to_ascii_lowercase()));
+            &lower[..]
+        } else {
+            v.as_bytes()
+        };
+        finders.iter().any(|f| f.find(v).is_some())
     };
+    // One look at each element's attributes, borrowed, not cloned.
     raw.root().descendants_it().any(|n| {
-        if !n.is_element() {
-            return false;
-        }
-        if n.has_attr("data-paywall")
-            || n.attr("data-testid").is_some_and(|v| v.contains("paywall"))
-        {
-            return true;
-        }
-        n.attr("class").is_some_and(|c| marked(&c)) || n.attr("id").is_some_and(|i| marked(&i))
+        n.query_or(false, |node| {
+            let NodeData::Element(el) = &node.data else {
+                return false;
+            };
+            el.attrs.iter().any(|a| match &*a.name.local {
+                "class" | "id" => marked(&a.value),
+                "data-paywall" => true,
+                "data-testid" => a.value.contains("paywall"),
+                _ => false,
+            })
+        })
     })
 }
 
