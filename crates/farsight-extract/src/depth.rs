@@ -175,8 +175,17 @@ impl<'a> Sim<'a> {
                         self.skip_blank(from, lt);
                     }
                     let opened = self.start_tag(name, self_closing, lt, close);
+                    // Scripts and style sheets go whole: removed after
+                    // parsing anyway, they are a twentieth of the elements.
+                    let whole = self.elide
+                        && self.copied <= lt
+                        && matches!(
+                            opened,
+                            Opened::Raw(Raw::Script | Raw::Style | Raw::Noscript)
+                        )
+                        && matches!(opened, Opened::Raw(k) if elidable(k, &bytes[lt..close]));
                     // Unless the tag itself was dropped.
-                    if self.copied <= lt {
+                    if self.copied <= lt && !whole {
                         for &(from, to) in &attrs {
                             self.skip(from, to);
                         }
@@ -186,7 +195,9 @@ impl<'a> Sim<'a> {
                         Opened::Plaintext => return,
                         Opened::Raw(kind) => {
                             let (body_end, end) = find_raw_end(bytes, close, kind);
-                            if self.elide && elidable(kind, &bytes[lt..close]) {
+                            if whole {
+                                self.skip(lt, end);
+                            } else if self.elide && elidable(kind, &bytes[lt..close]) {
                                 self.skip(close, body_end);
                             }
                             i = end;
@@ -1032,7 +1043,7 @@ mod tests {
     }
 
     #[test]
-    fn prepare_empties_scripts_and_styles_but_keeps_json_ld() {
+    fn prepare_drops_scripts_and_styles_but_keeps_json_ld() {
         let html = "<head><SCRIPT src=a.js>var a = '<p>x</p>';</SCRIPT>\
                     <script type=\"application/ld+json\">{\"a\": 1}</script>\
                     <style>p { color: red }</style></head>\
@@ -1041,10 +1052,8 @@ mod tests {
         let out = prepare(html, MAX_DEPTH, false);
         assert_eq!(
             out,
-            "<head><SCRIPT src=a.js></SCRIPT>\
-             <script type=\"application/ld+json\">{\"a\": 1}</script>\
-             <style></style></head>\
-             <body><p>hi</p><script></script>\
+            "<head><script type=\"application/ld+json\">{\"a\": 1}</script></head>\
+             <body><p>hi</p>\
              <svg viewBox=\"0 0 1 1\"></SVG><svg/><p>b</p></body>"
         );
         let tag = "<div data-track='{\"a\": 1}' onclick=\"go()\" data-src=i.jpg class=a \
@@ -1054,18 +1063,18 @@ mod tests {
             "<div data-src=i.jpg class=a data-paywall>x</div>"
         );
         // An unclosed script runs to the end, as in the parser.
-        assert_eq!(prepare("<p>a<script>b", MAX_DEPTH, false), "<p>a<script>");
+        assert_eq!(prepare("<p>a<script>b", MAX_DEPTH, false), "<p>a");
     }
 
     #[test]
-    fn prepare_drops_links_but_the_canonical_and_noscript_bodies() {
+    fn prepare_drops_links_but_the_canonical_and_noscript() {
         let html = "<head><link rel=stylesheet href=a.css><LINK REL=\"Canonical\" href=/c>\
                     <link rel=icon href=i.png /></head><body><noscript><img src=x>\
                     <div>y</div></noscript><p>z</p></body>";
         assert_eq!(
             prepare(html, MAX_DEPTH, false),
             "<head><LINK REL=\"Canonical\" href=/c></head>\
-             <body><noscript></noscript><p>z</p></body>"
+             <body><p>z</p></body>"
         );
         // Depth capping alone keeps them: it changes nothing but depth.
         assert_eq!(cap_depth(html, MAX_DEPTH), html);
