@@ -17,7 +17,6 @@ pub fn extract(html: &str, options: &ExtractOptions) -> Document {
     let html: &str = &html;
     let dom = Dom::from(html);
     let facts = metadata::read(&dom);
-    let marker = paywall::has_marker(&dom);
     clean::remove_hidden(&dom);
     let resolver = Resolver::new(options.base_url.as_deref(), facts.base_href.as_deref());
 
@@ -29,7 +28,7 @@ pub fn extract(html: &str, options: &ExtractOptions) -> Document {
 
     let body_text = dom.body().map(|b| b.text().to_string()).unwrap_or_default();
     let signals = paywall::Signals {
-        marker,
+        marker: facts.paywall_marker,
         prompt: paywall::has_prompt(body_text),
     };
 

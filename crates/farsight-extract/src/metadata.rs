@@ -8,8 +8,8 @@
 use dom_query::{Document, NodeRef};
 use serde_json::Value;
 
-use crate::Metadata;
 use crate::render::collapse_ws;
+use crate::{Metadata, paywall};
 
 /// What the page says about itself, plus signals for the extractor.
 #[derive(Debug, Default)]
@@ -28,6 +28,9 @@ pub(crate) struct PageFacts {
     /// The page says it is an article (`og:type`, JSON-LD `@type`): its
     /// headline is its title, not part of its body.
     pub is_article: bool,
+    /// An element carries a paywall vendor's or publisher's marker
+    /// (`paywall::is_marker`), read in the same walk.
+    pub paywall_marker: bool,
 }
 
 #[derive(Default)]
@@ -56,11 +59,13 @@ pub(crate) fn read(doc: &Document) -> PageFacts {
     let mut first_h1: Option<String> = None;
     let mut h1s = 0usize;
     let mut time = None;
+    let mut paywall_marker = false;
 
     for n in doc.root().descendants_it() {
         let Some(name) = n.node_name() else {
             continue;
         };
+        paywall_marker = paywall_marker || n.query_or(false, paywall::is_marker);
         match &*name {
             "html" if html_lang.is_none() => html_lang = n.attr("lang").map(|s| s.to_string()),
             "script" => {
@@ -193,6 +198,7 @@ pub(crate) fn read(doc: &Document) -> PageFacts {
         base_href,
         h1: first_h1.filter(|_| h1s == 1),
         is_article,
+        paywall_marker,
     }
 }
 

@@ -2,7 +2,7 @@
 
 use std::sync::OnceLock;
 
-use dom_query::{Document, NodeData};
+use dom_query::{NodeData, TreeNode};
 use memchr::memmem::Finder;
 
 /// Class or id fragments that paywall vendors and publishers use.
@@ -48,42 +48,36 @@ pub(crate) struct Signals {
     pub prompt: bool,
 }
 
-/// Whether the raw page (overlays often start hidden) carries a paywall marker.
-pub(crate) fn has_marker(raw: &Document) -> bool {
+/// Whether an element of the raw page (overlays often start hidden) is a
+/// paywall marker. Called on every element by `metadata::read`'s walk.
+pub(crate) fn is_marker(node: &TreeNode) -> bool {
     // Searchers built once: this runs on the class and id of every element,
     // and building a searcher costs more than running it on a short string.
     static FINDERS: OnceLock<Vec<Finder<'static>>> = OnceLock::new();
+    let NodeData::Element(el) = &node.data else {
+        return false;
+    };
     let finders =
         FINDERS.get_or_init(|| MARKERS.iter().map(|m| Finder::new(m.as_bytes())).collect());
-    let mut lower = Vec::new();
-    let mut marked = |v: &str| {
+    let marked = |v: &str| {
         // Every marker is longer than this.
         if v.len() < 7 {
             return false;
         }
         // Most class names are lower case already: no copy for them.
-        let v = if v.bytes().any(|b| b.is_ascii_uppercase()) {
-            lower.clear();
-            lower.extend(v.bytes().map(|b| b.to_ascii_lowercase()));
-            &lower[..]
+        if v.bytes().any(|b| b.is_ascii_uppercase()) {
+            let lower = v.to_ascii_lowercase();
+            finders.iter().any(|f| f.find(lower.as_bytes()).is_some())
         } else {
-            v.as_bytes()
-        };
-        finders.iter().any(|f| f.find(v).is_some())
+            finders.iter().any(|f| f.find(v.as_bytes()).is_some())
+        }
     };
-    // One look at each element's attributes, borrowed, not cloned.
-    raw.root().descendants_it().any(|n| {
-        n.query_or(false, |node| {
-            let NodeData::Element(el) = &node.data else {
-                return false;
-            };
-            el.attrs.iter().any(|a| match &*a.name.local {
-                "class" | "id" => marked(&a.value),
-                "data-paywall" => true,
-                "data-testid" => a.value.contains("paywall"),
-                _ => false,
-            })
-        })
+    // One look at the attributes, borrowed, not cloned.
+    el.attrs.iter().any(|a| match &*a.name.local {
+        "class" | "id" => marked(&a.value),
+        "data-paywall" => true,
+        "data-testid" => a.value.contains("paywall"),
+        _ => false,
     })
 }
 
