@@ -1,6 +1,7 @@
 //! Related-post teasers after the article: a run of alike blocks (same tag,
 //! same first class) at the end of the content, short excerpts, at least
-//! half of them cut off with an ellipsis. Readability-style engines take
+//! half of them cut off with an ellipsis or headed by a link to another
+//! page (story cards). Readability-style engines take
 //! them in when they share the article's container.
 //!
 //! Only removed when text that is not part of the run comes before it: a
@@ -50,7 +51,10 @@ fn find_run<'a>(root: &NodeRef<'a>) -> Option<Vec<NodeRef<'a>>> {
         let run = &kids[start..end];
         if run.len() >= MIN_RUN && is_block(&last) {
             let sizes: Vec<usize> = run.iter().map(chars).collect();
-            let cut = run.iter().filter(|n| ends_cut(n)).count();
+            let cut = run
+                .iter()
+                .filter(|n| ends_cut(n) || linked_heading(n))
+                .count();
             let in_run: usize = sizes.iter().sum();
             // Teasers are excerpts, at least half of them cut off; some
             // are whole quotes or one-line posts.
@@ -84,6 +88,23 @@ fn ends_cut(n: &NodeRef<'_>) -> bool {
     let text = text.trim_end();
     let cut = text.rfind('…').or_else(|| text.rfind("...").map(|i| i + 2));
     cut.is_some_and(|i| text[i..].chars().count() <= 25)
+}
+
+/// A story card: its heading is a link to another page.
+fn linked_heading(n: &NodeRef<'_>) -> bool {
+    n.descendants_it()
+        .find(|d| matches!(d.node_name().as_deref(), Some("h2" | "h3" | "h4")))
+        .is_some_and(|h| {
+            let links: Vec<_> = h
+                .descendants_it()
+                .filter(|d| d.node_name().as_deref() == Some("a"))
+                .collect();
+            links.len() == 1
+                && links[0]
+                    .attr("href")
+                    .is_some_and(|r| !r.trim_start().starts_with('#'))
+                && chars(&links[0]) * 10 >= chars(&h) * 9
+        })
 }
 
 /// Non-space characters of text below `n`.
@@ -126,6 +147,28 @@ mod tests {
         assert!(text.contains("The whole article"), "{text}");
         assert!(!text.contains("related post"), "{text}");
         assert!(!text.contains("short quote"), "{text}");
+    }
+
+    #[test]
+    fn a_trailing_row_of_story_cards_goes() {
+        let card = |title: &str| {
+            format!(
+                "<div class=col><article><h2><a href=/story>{title}</a></h2>\
+                 <p>A whole summary of the story.</p></article></div>"
+            )
+        };
+        let html = format!(
+            "<div id=root>{ARTICLE}{ARTICLE}<div class=row>{}{}{}</div></div>",
+            card("First story"),
+            card("Second story"),
+            card("Third story"),
+        );
+        let text = run(&html);
+        assert!(text.contains("The whole article"), "{text}");
+        assert!(!text.contains("story"), "{text}");
+        // Permalink anchors in section headings are not story cards.
+        let html = html.replace("href=/story", "href=#story");
+        assert!(run(&html).contains("Second story"));
     }
 
     #[test]
