@@ -1,6 +1,6 @@
 //! Removing what a browser would not show, before anything reads the page.
 
-use dom_query::{Document, NodeRef};
+use dom_query::{Document, NodeData, NodeRef};
 
 /// Removes hidden and non-content elements from the whole document:
 /// `hidden`, `aria-hidden="true"`, inline `display:none` /
@@ -21,44 +21,40 @@ pub(crate) fn remove_hidden(doc: &Document) -> usize {
 }
 
 fn is_hidden(n: &NodeRef<'_>) -> bool {
-    let Some(name) = n.node_name() else {
-        return false;
-    };
-    if matches!(
-        &*name,
-        "script"
-            | "style"
-            | "template"
-            | "noscript"
-            | "iframe"
-            | "frame"
-            | "object"
-            | "embed"
-            | "button"
-            | "input"
-            | "select"
-            | "textarea"
-            | "dialog"
-            | "link"
-    ) {
-        // JSON-LD stays: metadata reads it before this runs, but keep it
-        // harmlessly out of the content anyway.
-        return true;
-    }
-    if n.has_attr("hidden") {
-        return true;
-    }
-    if n.attr("aria-hidden")
-        .is_some_and(|v| v.trim().eq_ignore_ascii_case("true"))
-    {
-        return true;
-    }
-    if n.attr("type")
-        .is_some_and(|v| v.trim().eq_ignore_ascii_case("hidden"))
-    {
-        return true;
-    }
-    n.attr("style").is_some_and(|s| style_hides(&s))
+    // One look at the name and attributes, borrowed, not cloned.
+    n.query_or(false, |node| {
+        let NodeData::Element(el) = &node.data else {
+            return false;
+        };
+        if matches!(
+            &*el.name.local,
+            "script"
+                | "style"
+                | "template"
+                | "noscript"
+                | "iframe"
+                | "frame"
+                | "object"
+                | "embed"
+                | "button"
+                | "input"
+                | "select"
+                | "textarea"
+                | "dialog"
+                | "link"
+        ) {
+            // JSON-LD stays: metadata reads it before this runs, but keep
+            // it harmlessly out of the content anyway.
+            return true;
+        }
+        el.attrs.iter().any(|a| match &*a.name.local {
+            "hidden" => true,
+            "aria-hidden" => a.value.trim().eq_ignore_ascii_case("true"),
+            "type" => a.value.trim().eq_ignore_ascii_case("hidden"),
+            "style" => style_hides(&a.value),
+            _ => false,
+        })
+    })
 }
 
 /// Whether an inline style hides the element.
