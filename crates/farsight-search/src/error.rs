@@ -77,6 +77,31 @@ struct Inner {
 }
 
 impl SearchError {
+    /// The same error with every occurrence of `secret` in its message and
+    /// suggestion replaced by `<redacted>`: error bodies are quoted in
+    /// messages, and a provider that echoes the key must not leak it.
+    /// Secrets shorter than 4 characters are left alone (they would blank
+    /// out ordinary words).
+    #[must_use]
+    pub(crate) fn redact(mut self, secret: &str) -> Self {
+        let secret = secret.trim();
+        if secret.len() < 4 {
+            return self;
+        }
+        if self.inner.message.contains(secret) {
+            self.inner.message = self.inner.message.replace(secret, "<redacted>");
+        }
+        if let Some(s) = self
+            .inner
+            .suggestion
+            .as_mut()
+            .filter(|s| s.contains(secret))
+        {
+            *s = s.replace(secret, "<redacted>");
+        }
+        self
+    }
+
     /// A new error of `kind` with a message.
     pub fn new(kind: SearchErrorKind, message: impl Into<String>) -> Self {
         Self {

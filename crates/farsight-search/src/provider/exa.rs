@@ -83,7 +83,7 @@ impl Provider for ExaProvider {
             .json(&body);
         let reply = http::send(NAME, request).await?;
         if !reply.status.is_success() {
-            return Err(scrub_key(error_for(&reply), &self.api_key));
+            return Err(error_for(&reply).redact(&self.api_key));
         }
         let answer: ExaResponse = reply.json(NAME)?;
         Ok(ProviderAnswer {
@@ -182,27 +182,6 @@ fn error_for(reply: &http::Reply) -> SearchError {
         .with_retry_after_ms(http::retry_after_ms(&reply.headers)),
         None => http::error_for_status(NAME, reply),
     }
-}
-
-/// `error` with every occurrence of `key` replaced: error bodies are quoted in
-/// messages, and a provider echoing the key must not leak it.
-pub(super) fn scrub_key(error: SearchError, key: &str) -> SearchError {
-    let key = key.trim();
-    if key.len() < 4 || !error.message().contains(key) {
-        return error;
-    }
-    let mut scrubbed = SearchError::new(error.kind(), error.message().replace(key, "<redacted>"))
-        .with_retry_after_ms(error.retry_after_ms());
-    if let Some(provider) = error.provider() {
-        scrubbed = scrubbed.with_provider(provider.to_owned());
-    }
-    if let Some(status) = error.status() {
-        scrubbed = scrubbed.with_status(status);
-    }
-    if let Some(suggestion) = error.suggestion() {
-        scrubbed = scrubbed.with_suggestion(suggestion.replace(key, "<redacted>"));
-    }
-    scrubbed
 }
 
 #[derive(Debug, Deserialize)]
@@ -366,7 +345,7 @@ mod tests {
         )
         .with_provider("exa")
         .with_status(401);
-        let e = scrub_key(e, "exa-secret-123");
+        let e = e.redact("exa-secret-123");
         assert_eq!(e.message(), "bad key <redacted>");
         assert_eq!(e.status(), Some(401));
         assert_eq!(e.provider(), Some("exa"));

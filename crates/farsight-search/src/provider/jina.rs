@@ -17,7 +17,6 @@ use serde::Deserialize;
 use serde_json::json;
 use url::Url;
 
-use super::exa::scrub_key;
 use super::http::{self, Reply};
 use super::operators::{Native, query_with_operators};
 use crate::registry::require_key;
@@ -93,7 +92,7 @@ impl Provider for JinaProvider {
             request = request.header("X-Respond-With", "no-content");
         }
         let reply = http::send(NAME, request).await?;
-        let answer = parse(&reply).map_err(|e| scrub_key(e, &self.api_key))?;
+        let answer = parse(&reply).map_err(|e| e.redact(&self.api_key))?;
         Ok(ProviderAnswer {
             unapplied_filters: unapplied(query),
             ..answer

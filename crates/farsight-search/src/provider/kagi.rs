@@ -15,7 +15,6 @@ use async_trait::async_trait;
 use serde::Deserialize;
 use url::Url;
 
-use super::exa::scrub_key;
 use super::http::{self, Reply};
 use super::operators::{Native, query_with_operators};
 use crate::registry::require_key;
@@ -84,7 +83,7 @@ impl Provider for KagiProvider {
             )
             .header(reqwest::header::ACCEPT, "application/json");
         let reply = http::send(NAME, request).await?;
-        let answer = parse(&reply).map_err(|e| scrub_key(e, &self.api_key))?;
+        let answer = parse(&reply).map_err(|e| e.redact(&self.api_key))?;
         Ok(ProviderAnswer {
             unapplied_filters: unapplied(query),
             ..answer
