@@ -1,6 +1,7 @@
 //! DuckDuckGo against a local server replaying its HTML, lite, anomaly and
 //! no-results pages.
 
+use crate::support;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -18,12 +19,7 @@ const UNKNOWN: &str = include_str!("../fixtures/duckduckgo/unknown_layout.html")
 const LITE_RESULTS: &str = include_str!("../fixtures/duckduckgo/lite_results.html");
 
 fn provider(server: &MockServer) -> Arc<dyn Provider> {
-    let settings = ProviderSettings {
-        base_url: Some(server.uri()),
-        ..Default::default()
-    };
-    let client = farsight_net::api_client("farsight-test", Duration::from_secs(5)).unwrap();
-    build_provider("duckduckgo", &settings, client).unwrap()
+    support::provider("duckduckgo", &support::settings(server, None))
 }
 
 fn query(text: &str) -> ProviderQuery {

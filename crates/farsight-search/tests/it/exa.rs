@@ -1,5 +1,6 @@
 //! Exa against a local server replaying its documented JSON answers.
 
+use crate::support;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -14,13 +15,7 @@ use wiremock::{Mock, MockServer, ResponseTemplate};
 const KEY: &str = "exa-test-key-0123456789";
 
 fn provider(server: &MockServer) -> Arc<dyn Provider> {
-    let settings = ProviderSettings {
-        base_url: Some(server.uri()),
-        api_key: Some(KEY.to_owned()),
-        ..Default::default()
-    };
-    let client = farsight_net::api_client("farsight-test", Duration::from_secs(5)).unwrap();
-    build_provider("exa", &settings, client).unwrap()
+    support::provider("exa", &support::settings(server, Some(KEY)))
 }
 
 fn query(text: &str) -> ProviderQuery {
@@ -223,7 +218,7 @@ async fn an_echoed_key_never_reaches_the_error() {
 
 #[tokio::test]
 async fn a_missing_key_is_not_configured_and_names_the_variable() {
-    let client = farsight_net::api_client("farsight-test", Duration::from_secs(5)).unwrap();
+    let client = support::client();
     let error = build_provider("exa", &ProviderSettings::default(), client).unwrap_err();
     assert_eq!(error.kind(), SearchErrorKind::NotConfigured);
     assert!(error.message().contains("EXA_API_KEY"), "{error}");

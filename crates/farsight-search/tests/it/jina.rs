@@ -1,5 +1,6 @@
 //! Jina Search against a local server replaying its documented answers.
 
+use crate::support;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -14,13 +15,7 @@ use wiremock::{Mock, MockServer, ResponseTemplate};
 const KEY: &str = "jina_test_key_0123456789abcdef";
 
 fn provider(server: &MockServer) -> Arc<dyn Provider> {
-    let settings = ProviderSettings {
-        base_url: Some(server.uri()),
-        api_key: Some(KEY.to_owned()),
-        ..Default::default()
-    };
-    let client = farsight_net::api_client("farsight-test", Duration::from_secs(5)).unwrap();
-    build_provider("jina", &settings, client).unwrap()
+    support::provider("jina", &support::settings(server, Some(KEY)))
 }
 
 fn query(text: &str) -> ProviderQuery {
@@ -176,7 +171,7 @@ async fn documented_errors_are_mapped() {
 
 #[tokio::test]
 async fn a_missing_key_is_not_configured_and_names_the_variable() {
-    let client = farsight_net::api_client("farsight-test", Duration::from_secs(5)).unwrap();
+    let client = support::client();
     let error = build_provider("jina", &ProviderSettings::default(), client).unwrap_err();
     assert_eq!(error.kind(), SearchErrorKind::NotConfigured);
     assert!(error.message().contains("JINA_API_KEY"), "{error}");

@@ -1,5 +1,6 @@
 //! Kagi against a local server replaying its documented envelope.
 
+use crate::support;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -13,13 +14,7 @@ use wiremock::{Mock, MockServer, ResponseTemplate};
 const KEY: &str = "kagi-test-token-abcdef";
 
 fn provider(server: &MockServer) -> Arc<dyn Provider> {
-    let settings = ProviderSettings {
-        base_url: Some(server.uri()),
-        api_key: Some(KEY.to_owned()),
-        ..Default::default()
-    };
-    let client = farsight_net::api_client("farsight-test", Duration::from_secs(5)).unwrap();
-    build_provider("kagi", &settings, client).unwrap()
+    support::provider("kagi", &support::settings(server, Some(KEY)))
 }
 
 fn query(text: &str) -> ProviderQuery {
@@ -169,7 +164,7 @@ async fn envelope_errors_and_statuses_are_mapped() {
 
 #[tokio::test]
 async fn a_missing_key_is_not_configured_and_names_the_variable() {
-    let client = farsight_net::api_client("farsight-test", Duration::from_secs(5)).unwrap();
+    let client = support::client();
     let error = build_provider("kagi", &ProviderSettings::default(), client).unwrap_err();
     assert_eq!(error.kind(), SearchErrorKind::NotConfigured);
     assert!(error.message().contains("KAGI_API_KEY"), "{error}");

@@ -1,5 +1,6 @@
 //! Wikipedia against a local server replaying MediaWiki API answers.
 
+use crate::support;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -11,12 +12,7 @@ use wiremock::matchers::{header_regex, method, path, query_param};
 use wiremock::{Mock, MockServer, ResponseTemplate};
 
 fn provider(server: &MockServer) -> Arc<dyn Provider> {
-    let settings = ProviderSettings {
-        base_url: Some(server.uri()),
-        ..Default::default()
-    };
-    let client = farsight_net::api_client("farsight-test", Duration::from_secs(5)).unwrap();
-    build_provider("wikipedia", &settings, client).unwrap()
+    support::provider("wikipedia", &support::settings(server, None))
 }
 
 fn query(text: &str) -> ProviderQuery {
@@ -186,7 +182,7 @@ async fn another_language_edition_is_chosen_with_base_url() {
         base_url: Some(format!("{}/de-proxy", server.uri())),
         ..Default::default()
     };
-    let client = farsight_net::api_client("farsight-test", Duration::from_secs(5)).unwrap();
+    let client = support::client();
     let provider = build_provider("wikipedia", &settings, client).unwrap();
     // The proxy prefix is kept for the API and for the article URLs.
     Mock::given(method("GET"))
