@@ -31,8 +31,7 @@ pub(crate) fn main_content(doc: Document, html: &str, engine: Engine) -> MainCon
     if let Some(found) = found {
         return found;
     }
-    let doc = Document::from(html);
-    clean::remove_hidden(&doc);
+    let doc = visible_document(html);
     boilerplate::strip(&doc);
     match doc.body().map(|b| b.id) {
         Some(body) => MainContent {
@@ -44,6 +43,14 @@ pub(crate) fn main_content(doc: Document, html: &str, engine: Engine) -> MainCon
             roots: Vec::new(),
         },
     }
+}
+
+/// A new parse of the page with hidden elements removed: dom_smoothie changes
+/// the tree it scores, so a second look at the page starts from here.
+fn visible_document(html: &str) -> Document {
+    let doc = Document::from(html);
+    clean::remove_hidden(&doc);
+    doc
 }
 
 fn density_engine(doc: Document) -> Option<MainContent> {
@@ -76,8 +83,7 @@ fn smoothie(doc: Document, html: &str) -> Option<MainContent> {
     let article = match strict {
         Some(article) => article,
         None => {
-            let doc = Document::from(html);
-            clean::remove_hidden(&doc);
+            let doc = visible_document(html);
             r = dom_smoothie::Readability::with_document(doc, None, Some(cfg())).ok()?;
             r.parse().ok()?
         }
@@ -87,8 +93,7 @@ fn smoothie(doc: Document, html: &str) -> Option<MainContent> {
     }
     let root = content_root(&r.doc)?;
     if let Some(row) = cards::find_row(&r.doc, &root, html) {
-        let fresh = Document::from(html);
-        clean::remove_hidden(&fresh);
+        let fresh = visible_document(html);
         if let Some(parent) = cards::row_in(&fresh, &row) {
             density::prune_roots(&fresh, &[parent]);
             inner::clean(&fresh, &[parent]);
