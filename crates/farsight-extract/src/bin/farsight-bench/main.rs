@@ -7,7 +7,8 @@
 //!
 //! The first form runs the extractor over every `<id>.html` of a corpus in
 //! the layout of `shared/bench/dev` (`<id>.json` holds `url` and
-//! `articleBody`), writes `<id>.txt` predictions, `_pages.tsv` (id, ms, precision, recall, F1) and
+//! `articleBody`), writes `<id>.txt` predictions, `_timings.tsv` (id, ms,
+//! precision, recall, F1; score.py reads the first two columns) and
 //! `_rss_kb` to OUT_DIR, and prints token precision/recall/F1 computed as
 //! `score.py` does, time per page (parse + extract, file I/O outside the
 //! timer) and peak memory. Markdown output is turned into plain text (link
@@ -114,12 +115,16 @@ fn bench(corpus: &Path, out: &Path, format: Format, engine: Engine) -> Result<()
             .map_err(|e| format!("{id}.txt: {e}"))?;
         let counts = score::tp_fp_fn(truth, &pred);
         let (p, r) = (score::precision(counts), score::recall(counts));
-        let f1 = if p + r > 0.0 { 2.0 * p * r / (p + r) } else { 0.0 };
+        let f1 = if p + r > 0.0 {
+            2.0 * p * r / (p + r)
+        } else {
+            0.0
+        };
         tsv.push_str(&format!("{id}\t{ms:.3}\t{p:.3}\t{r:.3}\t{f1:.3}\n"));
         timings.push((ms, id.clone()));
         pages.push(counts);
     }
-    std::fs::write(out.join("_pages.tsv"), tsv).map_err(|e| e.to_string())?;
+    std::fs::write(out.join("_timings.tsv"), tsv).map_err(|e| e.to_string())?;
     let rss = peak_rss_kb();
     std::fs::write(out.join("_rss_kb"), format!("{rss}\n")).map_err(|e| e.to_string())?;
 
