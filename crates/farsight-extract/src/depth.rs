@@ -519,6 +519,9 @@ fn skip_attrs_noting(
         while i < len && !is_space(bytes[i]) && !matches!(bytes[i], b'/' | b'>' | b'=') {
             i += 1;
         }
+        // A valueless attribute's span ends with its name: the spaces after
+        // it lead the next attribute's span, and spans must not overlap.
+        let mut span_end = i;
         while i < len && is_space(bytes[i]) {
             i += 1;
         }
@@ -537,14 +540,15 @@ fn skip_attrs_noting(
                     }
                 }
             }
+            span_end = i;
         }
         if let Some(spans) = droppable.as_deref_mut()
             && name_at > 0
             && is_space(bytes[name_at - 1])
-            && i <= len
-            && droppable_attr(&bytes[name_at..i])
+            && span_end <= len
+            && droppable_attr(&bytes[name_at..span_end])
         {
-            spans.push((name_at - 1, i));
+            spans.push((name_at - 1, span_end));
         }
     }
     (false, len + 1)
@@ -1064,6 +1068,26 @@ mod tests {
         );
         // An unclosed script runs to the end, as in the parser.
         assert_eq!(prepare("<p>a<script>b", MAX_DEPTH, false), "<p>a");
+    }
+
+    #[test]
+    fn valueless_droppable_attributes_next_to_each_other() {
+        // The spaces after a valueless attribute once belonged to two spans
+        // and the copy panicked (a realistic MkDocs page had `data-md-state
+        // data-md-component`).
+        assert_eq!(prepare("<e data-d data-\">", MAX_DEPTH, true), "<e>");
+        assert_eq!(
+            prepare(
+                "<p data-a  data-b onclick=x class=c data-c >t</p>",
+                MAX_DEPTH,
+                true
+            ),
+            "<p  class=c >t</p>"
+        );
+        assert_eq!(
+            prepare("<p data-a =1 data-b>t</p>", MAX_DEPTH, true),
+            "<p>t</p>"
+        );
     }
 
     #[test]
