@@ -6,18 +6,82 @@ use dom_query::{Document, NodeData, NodeRef};
 /// `hidden`, `aria-hidden="true"`, inline `display:none` /
 /// `visibility:hidden`, `<template>`, `<noscript>`, scripts, styles, frames
 /// and form controls. Returns how many elements were removed.
+///
+/// Class tokens that say "hidden" without hiding anything on a desktop page
+/// are dropped on the way (see [`visible_class`]).
 pub(crate) fn remove_hidden(doc: &Document) -> usize {
-    // Comments carry no content and confuse text density.
-    let doomed: Vec<NodeRef<'_>> = doc
-        .root()
-        .descendants_it()
-        .filter(|n| (n.is_element() && is_hidden(n)) || n.is_comment())
-        .collect();
+    let mut doomed: Vec<NodeRef<'_>> = Vec::new();
+    let mut reclassed: Vec<(NodeRef<'_>, String)> = Vec::new();
+    for n in doc.root().descendants_it() {
+        // Comments carry no content and confuse text density.
+        if n.is_comment() || (n.is_element() && is_hidden(&n)) {
+            doomed.push(n);
+        } else if let Some(class) = n.attr("class")
+            && let Some(visible) = visible_class(&class)
+        {
+            reclassed.push((n, visible));
+        }
+    }
     let count = doomed.iter().filter(|n| n.is_element()).count();
     for n in doomed {
         n.remove_from_parent();
     }
+    for (n, class) in reclassed {
+        n.set_attr("class", &class);
+    }
     count
+}
+
+/// The class attribute without the tokens that mention hiding but leave
+/// the element shown on a desktop page: Shopify's `quick-add-hidden` and
+/// `no-js-hidden`, `small-hide`, `overflow-hidden`, Bootstrap 3's
+/// `hidden-xs`, Tailwind's `hidden md:block`. Readability counts any class
+/// containing "hidden" against an element and then drops it, which took
+/// the description off every product page of Shopify's default theme.
+/// `None` when nothing changes.
+pub(crate) fn visible_class(class: &str) -> Option<String> {
+    let lower = class.to_ascii_lowercase();
+    if memchr::memmem::find(lower.as_bytes(), b"hid").is_none() {
+        return None;
+    }
+    let tokens: Vec<&str> = lower.split_ascii_whitespace().collect();
+    // Tailwind: `hidden` with a breakpoint that shows the element again.
+    let shown_again = tokens.iter().any(|t| {
+        t.split_once(':').is_some_and(|(bp, v)| {
+            matches!(bp, "sm" | "md" | "lg" | "xl" | "2xl")
+                && matches!(
+                    v,
+                    "block" | "flex" | "grid" | "inline" | "inline-block" | "inline-flex" | "table"
+                )
+        })
+    });
+    let keep = |t: &str| {
+        if !t.contains("hid") {
+            return true;
+        }
+        if t == "hidden" {
+            return !shown_again;
+        }
+        // Hidden for everyone, or on large screens.
+        matches!(
+            t,
+            "hide"
+                | "is-hidden"
+                | "u-hidden"
+                | "visually-hidden"
+                | "visuallyhidden"
+                | "hidden-lg"
+                | "hidden-md"
+                | "hidden-desktop"
+                | "desktop-hidden"
+                | "hide-desktop"
+                | "large-up-hide"
+        ) || t
+            .split_once(':')
+            .is_some_and(|(bp, v)| matches!(bp, "md" | "lg" | "xl" | "2xl") && v == "hidden")
+    };
+    let kept: Vec<&str> = tokens.iter().copied().filter(|t| keep(t)).collect();
+    (kept.len() != tokens.len()).then(|| kept.join(" "))
 }
 
 fn is_hidden(n: &NodeRef<'_>) -> bool {
@@ -80,6 +144,22 @@ pub(crate) fn style_hides(style: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn classes_that_hide_nothing_on_a_desktop_go() {
+        let v = |c: &str| visible_class(c);
+        assert_eq!(
+            v("product__description rte quick-add-hidden").as_deref(),
+            Some("product__description rte")
+        );
+        assert_eq!(v("small-hide no-js-hidden x").as_deref(), Some("x"));
+        assert_eq!(v("hidden md:block").as_deref(), Some("md:block"));
+        assert_eq!(v("hidden-xs overflow-hidden").as_deref(), Some(""));
+        assert_eq!(v("hidden"), None);
+        assert_eq!(v("menu lg:hidden"), None);
+        assert_eq!(v("visually-hidden"), None);
+        assert_eq!(v("content"), None);
+    }
 
     #[test]
     fn styles() {

@@ -92,6 +92,12 @@ fn smoothie(doc: Document, html: &str) -> Option<MainContent> {
         return None;
     }
     let root = content_root(&r.doc)?;
+    if std::env::var("FSDBG").is_ok() {
+        eprintln!(
+            "SMOOTHIE: {}",
+            &root.text().chars().take(3000).collect::<String>()
+        );
+    }
     if let Some(row) = cards::find_row(&r.doc, &root, html) {
         let fresh = visible_document(html);
         if let Some(parent) = cards::row_in(&fresh, &row) {
