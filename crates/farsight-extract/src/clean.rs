@@ -90,6 +90,9 @@ fn is_hidden(n: &NodeRef<'_>) -> bool {
         let NodeData::Element(el) = &node.data else {
             return false;
         };
+        if &*el.name.local == "button" {
+            return !is_disclosure(n, el);
+        }
         if matches!(
             &*el.name.local,
             "script"
@@ -100,7 +103,6 @@ fn is_hidden(n: &NodeRef<'_>) -> bool {
                 | "frame"
                 | "object"
                 | "embed"
-                | "button"
                 | "input"
                 | "select"
                 | "textarea"
@@ -119,6 +121,19 @@ fn is_hidden(n: &NodeRef<'_>) -> bool {
             _ => false,
         })
     })
+}
+
+/// A button that opens a section of the page (an FAQ's question, an
+/// accordion's heading) says something; "Add to cart" and "Menu" do not.
+fn is_disclosure(n: &NodeRef<'_>, el: &dom_query::Element) -> bool {
+    let toggles = el
+        .attrs
+        .iter()
+        .any(|a| matches!(&*a.name.local, "aria-expanded" | "aria-controls"));
+    toggles && {
+        let text = n.text();
+        text.split_whitespace().count() >= 3 && text.trim().chars().count() >= 20
+    }
 }
 
 /// Whether an inline style hides the element.

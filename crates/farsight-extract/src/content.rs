@@ -3,7 +3,18 @@
 
 use dom_query::{Document, NodeId};
 
-use crate::{Engine, boilerplate, cards, clean, density, inner, trailing};
+use crate::{Engine, boilerplate, cards, clean, density, inner, region, trailing};
+
+/// What the page says it is, for the choices that depend on it.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct PageKind {
+    pub article: bool,
+    pub product: bool,
+}
+
+/// A page that is not an article takes its whole main region when the
+/// chosen block holds less than this share of the region's text.
+const REGION_SHARE: f32 = 1.0;
 
 /// The chosen content: a document and the roots to render, in order.
 pub(crate) struct MainContent {
@@ -17,7 +28,12 @@ const SMOOTHIE_MAX_DEPTH: usize = 400;
 
 /// Finds the main content of `doc` (already cleaned of hidden elements).
 /// `html` is the original page, re-parsed only when the first engine fails.
-pub(crate) fn main_content(doc: Document, html: &str, engine: Engine) -> MainContent {
+pub(crate) fn main_content(
+    doc: Document,
+    html: &str,
+    engine: Engine,
+    kind: PageKind,
+) -> MainContent {
     let engine = match engine {
         Engine::Readability if max_depth(&doc) > SMOOTHIE_MAX_DEPTH => Engine::Density,
         Engine::Auto if max_depth(&doc) > SMOOTHIE_MAX_DEPTH => Engine::Density,
@@ -29,7 +45,10 @@ pub(crate) fn main_content(doc: Document, html: &str, engine: Engine) -> MainCon
         _ => density_engine(doc),
     };
     if let Some(found) = found {
-        return found;
+        if kind.article {
+            return found;
+        }
+        return widen_to_region(found, html, kind);
     }
     let doc = visible_document(html);
     boilerplate::strip(&doc);
@@ -42,6 +61,36 @@ pub(crate) fn main_content(doc: Document, html: &str, engine: Engine) -> MainCon
             doc: Document::default(),
             roots: Vec::new(),
         },
+    }
+}
+
+/// The page's main region instead of `found` when `found` holds too little
+/// of it (see `region.rs`).
+fn widen_to_region(found: MainContent, html: &str, kind: PageKind) -> MainContent {
+    let chosen: usize = found
+        .roots
+        .iter()
+        .filter_map(|id| found.doc.tree.get(id))
+        .map(|n| n.normalized_char_count())
+        .sum();
+    let doc = visible_document(html);
+    let Some(root) = region::find(&doc) else {
+        return found;
+    };
+    region::prune(&doc, root, kind.product);
+    inner::clean(&doc, &[root]);
+    let wide = doc
+        .tree
+        .get(&root)
+        .map_or(0, |n| n.normalized_char_count());
+    if std::env::var("FSDBG").is_ok() { eprintln!("REGION chosen={chosen} wide={wide}\n{}", doc.tree.get(&root).map(|n| n.text().to_string()).unwrap_or_default()); }
+    if (chosen as f32) < wide as f32 * REGION_SHARE {
+        MainContent {
+            doc,
+            roots: vec![root],
+        }
+    } else {
+        found
     }
 }
 

@@ -3,7 +3,7 @@
 
 use dom_query::{Document as Dom, Matcher, NodeRef};
 
-use crate::content::{self, MainContent};
+use crate::content::{self, MainContent, PageKind};
 use crate::render::{self, RenderOptions};
 use crate::url_util::Resolver;
 use crate::{Document, ExtractOptions, Format, clean, depth, links, metadata, paywall, sanitize};
@@ -49,7 +49,11 @@ pub fn extract(html: &str, options: &ExtractOptions) -> Document {
         }
     }
 
-    let MainContent { doc, roots } = content::main_content(dom, html, options.engine);
+    let kind = PageKind {
+        article: facts.is_article,
+        product: facts.is_product,
+    };
+    let MainContent { doc, roots } = content::main_content(dom, html, options.engine, kind);
     let nodes: Vec<NodeRef<'_>> = roots.iter().filter_map(|id| doc.tree.get(id)).collect();
     finish(&mut out, &nodes, options, &resolver);
     if let Some(h1) = facts.h1.as_deref().filter(|_| !facts.is_article) {

@@ -107,7 +107,9 @@ pub(crate) fn clean(doc: &Document, roots: &[NodeId]) {
         };
 
         let remove = match &*name {
-            "figcaption" => true,
+            // A quote's attribution ("Amara Osei, Head of Platform") is
+            // what the testimonial says, not an image credit.
+            "figcaption" => !n.parent().is_some_and(|f| has_any(&f, &["blockquote"])),
             "figure" => {
                 if has_media(n) && !has_any(n, &["pre", "blockquote", "table"]) {
                     strip_text.push(*n);

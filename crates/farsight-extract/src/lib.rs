@@ -30,6 +30,7 @@ mod links;
 mod metadata;
 mod passage;
 mod paywall;
+mod region;
 mod render;
 mod sanitize;
 mod table;

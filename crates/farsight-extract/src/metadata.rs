@@ -28,6 +28,12 @@ pub(crate) struct PageFacts {
     /// The page says it is an article (`og:type`, JSON-LD `@type`): its
     /// headline is its title, not part of its body.
     pub is_article: bool,
+    /// The page says it sells a product (JSON-LD `Product`, `og:type`
+    /// `product`): its reviews are not its content.
+    pub is_product: bool,
+    /// The page says it is a forum thread or a question with answers
+    /// (JSON-LD `DiscussionForumPosting`, `QAPage`).
+    pub is_discussion: bool,
     /// An element carries a paywall vendor's or publisher's marker
     /// (`paywall::is_marker`), read in the same walk.
     pub paywall_marker: bool,
@@ -36,6 +42,8 @@ pub(crate) struct PageFacts {
 #[derive(Default)]
 struct LdFacts {
     article: bool,
+    product: bool,
+    discussion: bool,
     headline: Option<String>,
     description: Option<String>,
     author: Option<String>,
@@ -175,8 +183,9 @@ pub(crate) fn read(doc: &Document) -> PageFacts {
         .or_else(|| get(&["og:url"]))
         .or(ld.url.clone());
 
-    let is_article =
-        ld.article || get(&["og:type"]).is_some_and(|t| t.eq_ignore_ascii_case("article"));
+    let og_type = get(&["og:type"]).map(|t| t.to_ascii_lowercase());
+    let is_article = ld.article || og_type.as_deref() == Some("article");
+    let is_product = ld.product || og_type.as_deref().is_some_and(|t| t.starts_with("product"));
     let raw_title = get(&["og:title", "twitter:title"])
         .or(ld.headline.clone())
         .or(title_tag.clone())
@@ -198,6 +207,8 @@ pub(crate) fn read(doc: &Document) -> PageFacts {
         base_href,
         h1: first_h1.filter(|_| h1s == 1),
         is_article,
+        is_product,
+        is_discussion: ld.discussion,
         paywall_marker,
     }
 }
@@ -247,6 +258,7 @@ fn is_content_type(t: &str) -> bool {
                 | "Review"
                 | "Recipe"
                 | "Product"
+                | "ProductGroup"
                 | "WebPage"
                 | "ItemPage"
                 | "QAPage"
@@ -285,6 +297,8 @@ fn read_ld(v: &Value, ld: &mut LdFacts, depth: usize) {
             ld.article |= type_is(v, |t| {
                 t.ends_with("Article") || matches!(t, "BlogPosting" | "LiveBlogPosting" | "Report")
             });
+            ld.product |= type_is(v, |t| matches!(t, "Product" | "ProductGroup"));
+            ld.discussion |= type_is(v, |t| matches!(t, "DiscussionForumPosting" | "QAPage"));
             // A WebPage wrapping the article fills gaps only.
             let strong = !type_is(v, |t| t == "WebPage");
             let set = |slot: &mut Option<String>, val: Option<String>| {

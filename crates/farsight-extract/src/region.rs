@@ -1,0 +1,122 @@
+//! Pages that are not articles — service and landing pages, shop
+//! categories, listings, product pages — spread their content over many
+//! sibling sections: a hero, feature cards, a grid of items, an FAQ. A
+//! Readability-style engine picks the one block that scores best and leaves
+//! the rest; people marking such a page keep everything between the header
+//! and the footer. The region is that: the page's `<main>` (or its body),
+//! without furniture.
+
+use dom_query::{Document, NodeId, NodeRef};
+
+use crate::boilerplate;
+use crate::fasthash::FastMap;
+
+/// Class/id words of furniture that sits inside `<main>` on such pages, on
+/// top of [`boilerplate::is_noise`]'s.
+const REGION_NOISE: [&str; 21] = [
+    "toc",
+    "filter",
+    "filters",
+    "facet",
+    "facets",
+    "sort",
+    "sorting",
+    "pagination",
+    "pager",
+    "similar",
+    "recently",
+    "upsell",
+    "upsells",
+    "crosssell",
+    "cross-sell",
+    "breadcrumbs",
+    "feedback",
+    "edit",
+    "announcement",
+    "toolbar",
+    "sticky",
+];
+
+/// Review widgets: furniture on a product page (people marking one leave
+/// the reviews out), content on a page of testimonials.
+const REVIEW_NOISE: [&str; 6] = ["review", "reviews", "rating", "ratings", "yotpo", "jdgm"];
+
+/// The main region of `doc`: its largest visible `<main>` (or
+/// `role="main"`) element. A page without one has not said where its
+/// content is, and its body minus furniture still holds tag clouds and
+/// archive lists: Readability's choice stands there.
+pub(crate) fn find(doc: &Document) -> Option<NodeId> {
+    let mut best: Option<(NodeRef<'_>, usize)> = None;
+    for n in doc.root().descendants_it() {
+        let is_main = n.node_name().as_deref() == Some("main")
+            || n.attr("role").is_some_and(|r| r.eq_ignore_ascii_case("main"));
+        if !is_main {
+            continue;
+        }
+        let chars = n.normalized_char_count();
+        if best.as_ref().is_none_or(|(_, c)| chars > *c) {
+            best = Some((n, chars));
+        }
+    }
+    best.map(|(n, _)| n.id)
+}
+
+/// Removes furniture below `root`; an element holding over half of the
+/// region's text is never furniture (a `content-with-sidebar` wrapper).
+pub(crate) fn prune(doc: &Document, root: NodeId, product: bool) {
+    let Some(r) = doc.tree.get(&root) else {
+        return;
+    };
+    let order: Vec<NodeRef<'_>> = std::iter::once(r).chain(r.descendants_it()).collect();
+    let text = text_sizes(&order);
+    let most = text.get(&root).copied().unwrap_or(0) / 2;
+    let doomed: Vec<NodeId> = order
+        .iter()
+        .skip(1)
+        .filter(|n| n.is_element() && text.get(&n.id).copied().unwrap_or(0) <= most)
+        .filter(|n| is_furniture(n, product))
+        .map(|n| n.id)
+        .collect();
+    for id in doomed {
+        if let Some(n) = doc.tree.get(&id) {
+            n.remove_from_parent();
+        }
+    }
+}
+
+fn is_furniture(n: &NodeRef<'_>, product: bool) -> bool {
+    if boilerplate::is_noise(n) {
+        return true;
+    }
+    let class = n.attr("class").unwrap_or_default().to_ascii_lowercase();
+    let id = n.attr("id").unwrap_or_default().to_ascii_lowercase();
+    let mut words = class
+        .split(|c: char| !c.is_ascii_alphanumeric() && c != '-')
+        .chain(id.split(|c: char| !c.is_ascii_alphanumeric() && c != '-'))
+        .flat_map(|w| std::iter::once(w).chain(w.split('-')))
+        .filter(|w| !w.is_empty());
+    words.any(|w| REGION_NOISE.contains(&w) || (product && REVIEW_NOISE.contains(&w)))
+}
+
+/// Non-space characters of text below each element, children first.
+fn text_sizes(order: &[NodeRef<'_>]) -> FastMap<NodeId, usize> {
+    let mut sizes: FastMap<NodeId, usize> =
+        FastMap::with_capacity_and_hasher(order.len(), Default::default());
+    for n in order.iter().rev() {
+        let mut t = 0;
+        for c in n.children_it(false) {
+            if c.is_text() {
+                t += c.query_or(0, |node| match &node.data {
+                    dom_query::NodeData::Text { contents } => {
+                        contents.chars().filter(|ch| !ch.is_whitespace()).count()
+                    }
+                    _ => 0,
+                });
+            } else if let Some(s) = sizes.get(&c.id) {
+                t += s;
+            }
+        }
+        sizes.insert(n.id, t);
+    }
+    sizes
+}
