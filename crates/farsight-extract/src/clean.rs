@@ -41,9 +41,7 @@ pub(crate) fn remove_hidden(doc: &Document) -> usize {
 /// `None` when nothing changes.
 pub(crate) fn visible_class(class: &str) -> Option<String> {
     let lower = class.to_ascii_lowercase();
-    if memchr::memmem::find(lower.as_bytes(), b"hid").is_none() {
-        return None;
-    }
+    memchr::memmem::find(lower.as_bytes(), b"hid")?;
     let tokens: Vec<&str> = lower.split_ascii_whitespace().collect();
     // Tailwind: `hidden` with a breakpoint that shows the element again.
     let shown_again = tokens.iter().any(|t| {

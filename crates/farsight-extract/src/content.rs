@@ -10,6 +10,8 @@ use crate::{Engine, boilerplate, cards, clean, density, inner, region, trailing}
 pub(crate) struct PageKind {
     pub article: bool,
     pub product: bool,
+    /// A forum thread or questions and answers.
+    pub discussion: bool,
 }
 
 /// A page that is not an article takes its whole main region when the
@@ -41,8 +43,8 @@ pub(crate) fn main_content(
         e => e,
     };
     let found = match engine {
-        Engine::Readability => smoothie(doc, html),
-        _ => density_engine(doc),
+        Engine::Readability => smoothie(doc, html, kind),
+        _ => density_engine(doc, kind),
     };
     if let Some(found) = found {
         if kind.article {
@@ -78,12 +80,8 @@ fn widen_to_region(found: MainContent, html: &str, kind: PageKind) -> MainConten
         return found;
     };
     region::prune(&doc, root, kind.product);
-    inner::clean(&doc, &[root]);
-    let wide = doc
-        .tree
-        .get(&root)
-        .map_or(0, |n| n.normalized_char_count());
-    if std::env::var("FSDBG").is_ok() { eprintln!("REGION chosen={chosen} wide={wide}\n{}", doc.tree.get(&root).map(|n| n.text().to_string()).unwrap_or_default()); }
+    inner::clean(&doc, &[root], kind);
+    let wide = doc.tree.get(&root).map_or(0, |n| n.normalized_char_count());
     if (chosen as f32) < wide as f32 * REGION_SHARE {
         MainContent {
             doc,
@@ -102,9 +100,9 @@ fn visible_document(html: &str) -> Document {
     doc
 }
 
-fn density_engine(doc: Document) -> Option<MainContent> {
+fn density_engine(doc: Document, kind: PageKind) -> Option<MainContent> {
     let roots = density::extract(&doc)?;
-    inner::clean(&doc, &roots);
+    inner::clean(&doc, &roots, kind);
     Some(MainContent { doc, roots })
 }
 
@@ -113,7 +111,7 @@ fn density_engine(doc: Document) -> Option<MainContent> {
 /// text; most pages succeed at the first, so that one runs alone on the
 /// document, and only when it falls short does the full sequence run, on a
 /// fresh parse. The result is the same, without the clones.
-fn smoothie(doc: Document, html: &str) -> Option<MainContent> {
+fn smoothie(doc: Document, html: &str, kind: PageKind) -> Option<MainContent> {
     let cfg = || dom_smoothie::Config {
         // The text is rendered by us; skip dom_smoothie's own rendering work.
         text_mode: dom_smoothie::TextMode::Raw,
@@ -141,17 +139,11 @@ fn smoothie(doc: Document, html: &str) -> Option<MainContent> {
         return None;
     }
     let root = content_root(&r.doc)?;
-    if std::env::var("FSDBG").is_ok() {
-        eprintln!(
-            "SMOOTHIE: {}",
-            &root.text().chars().take(3000).collect::<String>()
-        );
-    }
     if let Some(row) = cards::find_row(&r.doc, &root, html) {
         let fresh = visible_document(html);
         if let Some(parent) = cards::row_in(&fresh, &row) {
             density::prune_roots(&fresh, &[parent]);
-            inner::clean(&fresh, &[parent]);
+            inner::clean(&fresh, &[parent], kind);
             return Some(MainContent {
                 roots: vec![parent],
                 doc: fresh,
@@ -160,7 +152,7 @@ fn smoothie(doc: Document, html: &str) -> Option<MainContent> {
     }
     let root = root.id;
     density::prune_roots(&r.doc, &[root]);
-    inner::clean(&r.doc, &[root]);
+    inner::clean(&r.doc, &[root], kind);
     trailing::strip(&r.doc, &[root]);
     Some(MainContent {
         roots: vec![root],

@@ -5,7 +5,7 @@ use dom_query::{Document as Dom, Matcher, NodeRef};
 
 use crate::content::{self, MainContent, PageKind};
 use crate::render::{self, RenderOptions};
-use crate::url_util::Resolver;
+use crate::url_util::{self, Resolver};
 use crate::{Document, ExtractOptions, Format, clean, depth, links, metadata, paywall, sanitize};
 
 /// Extracts the main content (or the selector's matches) of `html`.
@@ -52,11 +52,22 @@ pub fn extract(html: &str, options: &ExtractOptions) -> Document {
     let kind = PageKind {
         article: facts.is_article,
         product: facts.is_product,
+        discussion: facts.is_discussion
+            || options
+                .base_url
+                .as_deref()
+                .is_some_and(url_util::looks_like_thread),
     };
     let MainContent { doc, roots } = content::main_content(dom, html, options.engine, kind);
     let nodes: Vec<NodeRef<'_>> = roots.iter().filter_map(|id| doc.tree.get(id)).collect();
     finish(&mut out, &nodes, options, &resolver);
-    if let Some(h1) = facts.h1.as_deref().filter(|_| !facts.is_article) {
+    // A thread's subject is its title, like an article's headline: people
+    // marking threads leave it out.
+    if let Some(h1) = facts
+        .h1
+        .as_deref()
+        .filter(|_| !kind.article && !kind.discussion)
+    {
         keep_heading(&mut out.content, h1, options.format);
     }
     let chars = out.content.chars().count();
@@ -90,10 +101,11 @@ fn finish(
 }
 
 /// Puts the page's heading back on top of the content when the engine left
-/// it out: a product's name, a listing's or a thread's subject are part of
-/// what the page says. Not on articles, whose headline is their title and
-/// not part of their body (schema.org's `articleBody`), nor in HTML
-/// (sanitised markup of the chosen elements only).
+/// it out: a product's name, a listing's subject are part of what the page
+/// says. Not on articles, whose headline is their title and not part of
+/// their body (schema.org's `articleBody`), nor on threads (the same for
+/// their subject), nor in HTML (sanitised markup of the chosen elements
+/// only).
 fn keep_heading(content: &mut String, h1: &str, format: Format) {
     // Permalink anchors ("Configuration#", "Install¶") are not the heading.
     let h1 = h1.trim_end_matches(|c: char| c.is_whitespace() || matches!(c, '#' | '¶' | '§'));

@@ -11,6 +11,8 @@ use crate::fasthash::FastMap;
 
 use dom_query::{Document, NodeData, NodeId, NodeRef};
 
+use crate::content::PageKind;
+
 /// Class/id fragments of captions, credits and media boxes.
 const CAPTION: [&str; 4] = ["caption", "credit", "slidecount", "gallery"];
 /// Class/id fragments of short metadata blocks (bylines, dates, tags).
@@ -58,6 +60,36 @@ const HIDDEN_CLASSES: [&str; 6] = [
     "visuallyhidden",
     "hidden",
 ];
+/// Class/id fragments of a forum post's author panel beyond the name
+/// (rank, post count, join date) and of signatures: people marking a
+/// thread keep who wrote and when, not the poster's statistics.
+const USER_PANEL: [&str; 21] = [
+    "post-actions",
+    "post-controls",
+    "postcontrols",
+    "post-menu",
+    "post-buttons",
+    "actionbar",
+    "action-bar",
+    "userextras",
+    "userinfo_extra",
+    "userinfo-extra",
+    "usertitle",
+    "user-title",
+    "userbanner",
+    "user-banner",
+    "postprofile",
+    "user-stats",
+    "userstats",
+    "profile-rank",
+    "author-stats",
+    "signature",
+    "reaction",
+];
+/// Class/id words of review widgets, furniture on a product page.
+const REVIEW_WORDS: [&str; 8] = [
+    "review", "reviews", "rating", "ratings", "yotpo", "jdgm", "okendo", "stamped",
+];
 /// Whole class words of ads and calls to action.
 const AD_WORDS: [&str; 6] = ["ad", "ads", "advert", "advertisement", "sponsored", "cta"];
 
@@ -68,8 +100,10 @@ struct Size {
     links: usize,
 }
 
-/// Removes the furniture described above from below `roots`.
-pub(crate) fn clean(doc: &Document, roots: &[NodeId]) {
+/// Removes the furniture described above from below `roots`. On a forum
+/// thread bylines and dates stay (each post's author and time are part of
+/// the thread); on a product page review widgets go whatever their size.
+pub(crate) fn clean(doc: &Document, roots: &[NodeId], kind: PageKind) {
     let mut order: Vec<NodeRef<'_>> = Vec::new();
     for r in roots.iter().filter_map(|r| doc.tree.get(r)) {
         order.push(r);
@@ -117,13 +151,15 @@ pub(crate) fn clean(doc: &Document, roots: &[NodeId]) {
                 false
             }
             _ if word(&HIDDEN_CLASSES) => s.text < cap(400),
+            _ if kind.product && class_words().any(|w| REVIEW_WORDS.contains(&w)) => true,
+            _ if has(&USER_PANEL) => s.text < cap(600),
             _ if class_words().any(|w| AD_WORDS.contains(&w)) => s.text < cap(300),
             _ if has(&CAPTION) => s.text < cap(600),
             _ if has(&TEASER) => s.text < cap(1500),
             _ if has(&["author-bio", "author-box", "about-author", "author-details"]) => {
                 s.text < cap(1200)
             }
-            _ if has(&META) => s.text < cap(200),
+            _ if has(&META) && !kind.discussion => s.text < cap(200),
             "p" | "div" | "ul" | "section" => {
                 // A run of two or more links with a label ("Don't miss:
                 // A, B, C") inside the text.
@@ -131,7 +167,7 @@ pub(crate) fn clean(doc: &Document, roots: &[NodeId]) {
             }
             _ => false,
         };
-        if !remove && is_date_line(n, &name, s.text) {
+        if !remove && !kind.discussion && is_date_line(n, &name, s.text) {
             doomed.push(*n);
             continue;
         }

@@ -49,7 +49,8 @@ pub(crate) fn find(doc: &Document) -> Option<NodeId> {
     let mut best: Option<(NodeRef<'_>, usize)> = None;
     for n in doc.root().descendants_it() {
         let is_main = n.node_name().as_deref() == Some("main")
-            || n.attr("role").is_some_and(|r| r.eq_ignore_ascii_case("main"));
+            || n.attr("role")
+                .is_some_and(|r| r.eq_ignore_ascii_case("main"));
         if !is_main {
             continue;
         }

@@ -65,6 +65,31 @@ fn same_document(a: &Url, b: &Url) -> bool {
     a == b
 }
 
+/// Whether a URL has the shape of a forum thread or a question page
+/// (`/t/slug/123`, `/threads/`, `viewtopic.php`, `showthread.php`,
+/// `/questions/123/`, `/comments/`): most forum software says nothing
+/// about itself in its markup, but its addresses are telling.
+pub(crate) fn looks_like_thread(url: &str) -> bool {
+    let Ok(u) = url::Url::parse(url) else {
+        return false;
+    };
+    let path = u.path().to_ascii_lowercase();
+    [
+        "/t/",
+        "/thread/",
+        "/threads/",
+        "/topic/",
+        "/topics/",
+        "/comments/",
+        "/discussion/",
+    ]
+    .iter()
+    .any(|p| path.contains(p))
+        || ["viewtopic.php", "showthread.php", "/questions/"]
+            .iter()
+            .any(|p| path.contains(p))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
