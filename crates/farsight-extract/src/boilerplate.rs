@@ -44,8 +44,13 @@ pub(crate) fn is_noise(n: &NodeRef<'_>) -> bool {
     let Some(name) = n.node_name() else {
         return false;
     };
-    if matches!(&*name, "nav" | "footer" | "aside" | "form") {
+    if matches!(&*name, "nav" | "footer" | "aside") {
         return true;
+    }
+    // Old Reddit wraps every comment's text in a form; a search box or a
+    // sign-up form holds no paragraphs.
+    if &*name == "form" {
+        return !holds_prose(n);
     }
     if &*name == "header"
         && !n
@@ -74,6 +79,13 @@ pub(crate) fn is_noise(n: &NodeRef<'_>) -> bool {
     let class = n.attr("class").unwrap_or_default().to_ascii_lowercase();
     let id = n.attr("id").unwrap_or_default().to_ascii_lowercase();
     words(&class).chain(words(&id)).any(|w| NOISE.contains(&w))
+}
+
+/// A paragraph of at least a sentence's length below `n`.
+fn holds_prose(n: &NodeRef<'_>) -> bool {
+    n.descendants_it().any(|d| {
+        d.node_name().as_deref() == Some("p") && d.normalized_char_count() >= 80
+    })
 }
 
 fn words(s: &str) -> impl Iterator<Item = &str> {
