@@ -52,11 +52,11 @@ pub(crate) fn is_noise(n: &NodeRef<'_>) -> bool {
     if &*name == "form" {
         return !holds_prose(n);
     }
-    if &*name == "header"
-        && !n
-            .ancestors_it(None)
+    let in_content = || {
+        n.ancestors_it(None)
             .any(|a| matches!(a.node_name().as_deref(), Some("article" | "main")))
-    {
+    };
+    if &*name == "header" && !in_content() {
         return true;
     }
     if let Some(role) = n.attr("role")
@@ -78,14 +78,40 @@ pub(crate) fn is_noise(n: &NodeRef<'_>) -> bool {
     }
     let class = n.attr("class").unwrap_or_default().to_ascii_lowercase();
     let id = n.attr("id").unwrap_or_default().to_ascii_lowercase();
-    words(&class).chain(words(&id)).any(|w| NOISE.contains(&w))
+    // A header class inside `<main>` (a shop category's title and intro,
+    // `woocommerce-products-header`) or inside one card of a listing is
+    // content; inside an article it holds the headline and byline, which
+    // are not the article's text.
+    words(&class)
+        .chain(words(&id))
+        .any(|w| NOISE.contains(&w) && (w != "header" || !content_header(n)))
+}
+
+fn content_header(n: &NodeRef<'_>) -> bool {
+    n.ancestors_it(None)
+        .find_map(|a| match a.node_name().as_deref() {
+            Some("main") => Some(true),
+            Some("article") => Some(is_card(&a)),
+            _ => None,
+        })
+        .unwrap_or(false)
+}
+
+/// An `<article>` beside other `<article>`s: one entry of a listing.
+fn is_card(article: &NodeRef<'_>) -> bool {
+    let is_article = |s: &NodeRef<'_>| s.node_name().as_deref() == Some("article");
+    article
+        .prev_element_sibling()
+        .is_some_and(|s| is_article(&s))
+        || article
+            .next_element_sibling()
+            .is_some_and(|s| is_article(&s))
 }
 
 /// A paragraph of at least a sentence's length below `n`.
 fn holds_prose(n: &NodeRef<'_>) -> bool {
-    n.descendants_it().any(|d| {
-        d.node_name().as_deref() == Some("p") && d.normalized_char_count() >= 80
-    })
+    n.descendants_it()
+        .any(|d| d.node_name().as_deref() == Some("p") && d.normalized_char_count() >= 80)
 }
 
 fn words(s: &str) -> impl Iterator<Item = &str> {

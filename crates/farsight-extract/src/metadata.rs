@@ -44,6 +44,10 @@ struct LdFacts {
     article: bool,
     product: bool,
     discussion: bool,
+    /// A listing's page type (`CollectionPage`, `SearchResultsPage`...):
+    /// WordPress SEO plugins say `og:type` article of category pages too,
+    /// and their JSON-LD tells them apart.
+    listing: bool,
     headline: Option<String>,
     description: Option<String>,
     author: Option<String>,
@@ -184,7 +188,7 @@ pub(crate) fn read(doc: &Document) -> PageFacts {
         .or(ld.url.clone());
 
     let og_type = get(&["og:type"]).map(|t| t.to_ascii_lowercase());
-    let is_article = ld.article || og_type.as_deref() == Some("article");
+    let is_article = ld.article || (og_type.as_deref() == Some("article") && !ld.listing);
     let is_product = ld.product || og_type.as_deref().is_some_and(|t| t.starts_with("product"));
     let raw_title = get(&["og:title", "twitter:title"])
         .or(ld.headline.clone())
@@ -291,6 +295,12 @@ fn read_ld(v: &Value, ld: &mut LdFacts, depth: usize) {
                 }
                 return;
             }
+            ld.listing |= type_is(v, |t| {
+                matches!(
+                    t,
+                    "CollectionPage" | "SearchResultsPage" | "ItemList" | "ProfilePage"
+                )
+            });
             if !type_is(v, is_content_type) {
                 return;
             }

@@ -13,7 +13,11 @@ use crate::fasthash::FastMap;
 
 /// Class/id words of furniture that sits inside `<main>` on such pages, on
 /// top of [`boilerplate::is_noise`]'s.
-const REGION_NOISE: [&str; 21] = [
+const REGION_NOISE: [&str; 25] = [
+    "cart",
+    "basket",
+    "star-rating",
+    "stars",
     "toc",
     "filter",
     "filters",
