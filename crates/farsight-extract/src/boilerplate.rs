@@ -3,7 +3,8 @@
 use dom_query::{Document, NodeRef};
 
 /// Class/id words that mark furniture.
-const NOISE: [&str; 22] = [
+const NOISE: [&str; 23] = [
+    "similar",
     "nav",
     "navbar",
     "menu",

@@ -13,7 +13,7 @@ use crate::fasthash::FastMap;
 
 /// Class/id words of furniture that sits inside `<main>` on such pages, on
 /// top of [`boilerplate::is_noise`]'s.
-const REGION_NOISE: [&str; 25] = [
+const REGION_NOISE: [&str; 24] = [
     "cart",
     "basket",
     "star-rating",
@@ -27,7 +27,6 @@ const REGION_NOISE: [&str; 25] = [
     "sorting",
     "pagination",
     "pager",
-    "similar",
     "recently",
     "upsell",
     "upsells",

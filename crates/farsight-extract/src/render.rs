@@ -101,7 +101,6 @@ pub(crate) fn is_skipped(name: &str) -> bool {
             | "title"
             | "meta"
             | "link"
-            | "button"
             | "input"
             | "select"
             | "option"

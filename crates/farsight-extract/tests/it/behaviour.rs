@@ -297,3 +297,89 @@ fn a_layout_wrapper_named_sidebar_keeps_the_article() {
     );
     assert!(!doc.content.contains("Short aside"), "{}", doc.content);
 }
+
+/// Extracts a page of `test-data/kinds` with its own URL, as the benchmark
+/// does.
+fn kind_page(id: &str) -> farsight_extract::Document {
+    let html = page(&format!("kinds/{id}.html"));
+    let meta: serde_json::Value =
+        serde_json::from_str(&page(&format!("kinds/{id}.json"))).unwrap_or_default();
+    let url = meta["url"].as_str().unwrap_or("https://example.com/");
+    extract(&html, &ExtractOptions::new(Format::Text).base_url(url))
+}
+
+fn assert_has(doc: &farsight_extract::Document, keep: &[&str], drop: &[&str]) {
+    for k in keep {
+        assert!(doc.content.contains(k), "{k:?} missing: {}", doc.content);
+    }
+    for d in drop {
+        assert!(!doc.content.contains(d), "{d:?} kept: {}", doc.content);
+    }
+}
+
+#[test]
+fn a_service_page_keeps_every_section_of_its_main() {
+    let doc = kind_page("service-saas");
+    assert_has(
+        &doc,
+        &[
+            // Hero, features, testimonial attribution, FAQ question (a
+            // disclosure button), pricing.
+            "Page the right engineer",
+            "Smart alert grouping",
+            "Amara Osei",
+            "How long does it take to migrate from another paging tool?",
+            "Priced per responder",
+        ],
+        &["Accept all", "All rights reserved"],
+    );
+}
+
+#[test]
+fn a_thread_keeps_every_post_not_user_panels() {
+    let doc = kind_page("forum-phpbb");
+    assert_has(
+        &doc,
+        &[
+            "My 1541-II (the later one",
+            "Fixed! The rails were exactly as described",
+        ],
+        &["Posts: 9412", "Joined: Tue Mar 03, 2009", "Similar topics"],
+    );
+}
+
+#[test]
+fn every_comment_of_an_old_reddit_thread_is_kept() {
+    let doc = kind_page("forum-reddit");
+    assert_has(
+        &doc,
+        &["Both, but mostly underproofed.", "Two easy options:"],
+        &[],
+    );
+}
+
+#[test]
+fn a_product_page_keeps_its_description_and_drops_reviews() {
+    // Shopify's default theme marks the description `quick-add-hidden`.
+    let doc = kind_page("product-shopify");
+    assert_has(
+        &doc,
+        &[
+            "Our bestselling crew, knitted in a mid-weight",
+            "80% Corriedale-merino wool",
+        ],
+        &[],
+    );
+    let doc = kind_page("product-magento");
+    assert_has(&doc, &[], &["Finally retired my corded hammer drill"]);
+}
+
+#[test]
+fn a_shop_category_keeps_its_intro_and_items() {
+    let doc = kind_page("collection-woocommerce");
+    assert_has(
+        &doc,
+        &["Sharp, well-balanced tools", "Felco 2 Original Secateurs"],
+        &["Add to basket", "Rated 4.80 out of 5"],
+    );
+}
