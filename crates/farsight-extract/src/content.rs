@@ -47,7 +47,7 @@ pub(crate) fn main_content(
         _ => density_engine(doc, kind),
     };
     if let Some(found) = found {
-        if kind.article {
+        if kind.article && !kind.discussion {
             return found;
         }
         return widen_to_region(found, html, kind);
@@ -67,7 +67,9 @@ pub(crate) fn main_content(
 }
 
 /// The page's main region instead of `found` when `found` holds too little
-/// of it (see `region.rs`).
+/// of it (see `region.rs`). A thread always takes its region (its body when
+/// it has no `<main>`): Readability drops short replies and every post's
+/// byline, which are the thread as much as the long posts.
 fn widen_to_region(found: MainContent, html: &str, kind: PageKind) -> MainContent {
     let chosen: usize = found
         .roots
@@ -76,13 +78,15 @@ fn widen_to_region(found: MainContent, html: &str, kind: PageKind) -> MainConten
         .map(|n| n.normalized_char_count())
         .sum();
     let doc = visible_document(html);
-    let Some(root) = region::find(&doc) else {
+    let main = region::find(&doc);
+    let Some(root) = main.or_else(|| kind.discussion.then(|| doc.body().map(|b| b.id)).flatten())
+    else {
         return found;
     };
     region::prune(&doc, root, kind.product);
     inner::clean(&doc, &[root], kind);
     let wide = doc.tree.get(&root).map_or(0, |n| n.normalized_char_count());
-    if (chosen as f32) < wide as f32 * REGION_SHARE {
+    if kind.discussion || (chosen as f32) < wide as f32 * REGION_SHARE {
         MainContent {
             doc,
             roots: vec![root],

@@ -342,7 +342,10 @@ fn a_thread_keeps_every_post_not_user_panels() {
         &doc,
         &[
             "My 1541-II (the later one",
-            "Fixed! The rails were exactly as described",
+            // Short posts, authors and dates are the thread's too.
+            "Great thread, bookmarked.",
+            "floppyfred",
+            "Sun Oct 06, 2024 7:42 pm",
         ],
         &["Posts: 9412", "Joined: Tue Mar 03, 2009", "Similar topics"],
     );
