@@ -144,6 +144,9 @@ pub(crate) fn clean(doc: &Document, roots: &[NodeId], kind: PageKind) {
             // A quote's attribution ("Amara Osei, Head of Platform") is
             // what the testimonial says, not an image credit.
             "figcaption" => !n.parent().is_some_and(|f| has_any(&f, &["blockquote"])),
+            // Form captions whose controls are gone ("Size", "Quantity").
+            "label" | "legend" => s.text < cap(80),
+            "fieldset" => s.text < cap(200),
             "figure" => {
                 if has_media(n) && !has_any(n, &["pre", "blockquote", "table"]) {
                     strip_text.push(*n);
@@ -151,6 +154,8 @@ pub(crate) fn clean(doc: &Document, roots: &[NodeId], kind: PageKind) {
                 false
             }
             _ if word(&HIDDEN_CLASSES) => s.text < cap(400),
+            // "Sale", "Sold out", "New", "Best seller".
+            _ if class_words().any(|w| w == "badge" || w == "badges") => s.text < cap(40),
             _ if kind.product && class_words().any(|w| REVIEW_WORDS.contains(&w)) => true,
             _ if has(&USER_PANEL) => s.text < cap(600),
             _ if class_words().any(|w| AD_WORDS.contains(&w)) => s.text < cap(300),

@@ -13,7 +13,9 @@ use crate::fasthash::FastMap;
 
 /// Class/id words of furniture that sits inside `<main>` on such pages, on
 /// top of [`boilerplate::is_noise`]'s.
-const REGION_NOISE: [&str; 24] = [
+const REGION_NOISE: [&str; 26] = [
+    "rating",
+    "ratings",
     "cart",
     "basket",
     "star-rating",
