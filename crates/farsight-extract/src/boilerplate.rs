@@ -42,6 +42,11 @@ pub(crate) fn strip(doc: &Document) {
 }
 
 pub(crate) fn is_noise(n: &NodeRef<'_>) -> bool {
+    is_noise_in(n, false)
+}
+
+/// [`is_noise`], where on a thread (`discussion`) comments are content.
+pub(crate) fn is_noise_in(n: &NodeRef<'_>, discussion: bool) -> bool {
     let Some(name) = n.node_name() else {
         return false;
     };
@@ -83,9 +88,11 @@ pub(crate) fn is_noise(n: &NodeRef<'_>) -> bool {
     // `woocommerce-products-header`) or inside one card of a listing is
     // content; inside an article it holds the headline and byline, which
     // are not the article's text.
-    words(&class)
-        .chain(words(&id))
-        .any(|w| NOISE.contains(&w) && (w != "header" || !content_header(n)))
+    words(&class).chain(words(&id)).any(|w| {
+        NOISE.contains(&w)
+            && (w != "header" || !content_header(n))
+            && !(discussion && w == "comments")
+    })
 }
 
 fn content_header(n: &NodeRef<'_>) -> bool {

@@ -83,7 +83,7 @@ fn widen_to_region(found: MainContent, html: &str, kind: PageKind) -> MainConten
     else {
         return found;
     };
-    region::prune(&doc, root, kind.product);
+    region::prune(&doc, root, kind);
     inner::clean(&doc, &[root], kind);
     let wide = doc.tree.get(&root).map_or(0, |n| n.normalized_char_count());
     if kind.discussion || (chosen as f32) < wide as f32 * REGION_SHARE {

@@ -36,8 +36,7 @@ const META: [&str; 17] = [
     "taglist",
 ];
 /// Class/id fragments of teasers and calls to action.
-const TEASER: [&str; 13] = [
-    "signature",
+const TEASER: [&str; 12] = [
     "teaser",
     "rail",
     "trending",
@@ -63,7 +62,7 @@ const HIDDEN_CLASSES: [&str; 6] = [
 /// Class/id fragments of a forum post's author panel beyond the name
 /// (rank, post count, join date) and of signatures: people marking a
 /// thread keep who wrote and when, not the poster's statistics.
-const USER_PANEL: [&str; 21] = [
+const USER_PANEL: [&str; 20] = [
     "post-actions",
     "post-controls",
     "postcontrols",
@@ -83,9 +82,11 @@ const USER_PANEL: [&str; 21] = [
     "userstats",
     "profile-rank",
     "author-stats",
-    "signature",
     "reaction",
 ];
+/// Whole class words of a forum post's signature (Stack Exchange's
+/// `post-signature` is the author card, not a signature).
+const SIGNATURE: [&str; 2] = ["signature", "signaturecontainer"];
 /// Class/id words of review widgets, furniture on a product page.
 const REVIEW_WORDS: [&str; 8] = [
     "review", "reviews", "rating", "ratings", "yotpo", "jdgm", "okendo", "stamped",
@@ -157,7 +158,7 @@ pub(crate) fn clean(doc: &Document, roots: &[NodeId], kind: PageKind) {
             // "Sale", "Sold out", "New", "Best seller".
             _ if class_words().any(|w| w == "badge" || w == "badges") => s.text < cap(40),
             _ if kind.product && class_words().any(|w| REVIEW_WORDS.contains(&w)) => true,
-            _ if has(&USER_PANEL) => s.text < cap(600),
+            _ if has(&USER_PANEL) || word(&SIGNATURE) => s.text < cap(600),
             _ if class_words().any(|w| AD_WORDS.contains(&w)) => s.text < cap(300),
             _ if has(&CAPTION) => s.text < cap(600),
             _ if has(&TEASER) => s.text < cap(1500),

@@ -9,6 +9,7 @@
 use dom_query::{Document, NodeId, NodeRef};
 
 use crate::boilerplate;
+use crate::content::PageKind;
 use crate::fasthash::FastMap;
 
 /// Class/id words of furniture that sits inside `<main>` on such pages, on
@@ -69,7 +70,7 @@ pub(crate) fn find(doc: &Document) -> Option<NodeId> {
 
 /// Removes furniture below `root`; an element holding over half of the
 /// region's text is never furniture (a `content-with-sidebar` wrapper).
-pub(crate) fn prune(doc: &Document, root: NodeId, product: bool) {
+pub(crate) fn prune(doc: &Document, root: NodeId, kind: PageKind) {
     let Some(r) = doc.tree.get(&root) else {
         return;
     };
@@ -80,7 +81,7 @@ pub(crate) fn prune(doc: &Document, root: NodeId, product: bool) {
         .iter()
         .skip(1)
         .filter(|n| n.is_element() && text.get(&n.id).copied().unwrap_or(0) <= most)
-        .filter(|n| is_furniture(n, product))
+        .filter(|n| is_furniture(n, kind))
         .map(|n| n.id)
         .collect();
     for id in doomed {
@@ -90,8 +91,8 @@ pub(crate) fn prune(doc: &Document, root: NodeId, product: bool) {
     }
 }
 
-fn is_furniture(n: &NodeRef<'_>, product: bool) -> bool {
-    if boilerplate::is_noise(n) {
+fn is_furniture(n: &NodeRef<'_>, kind: PageKind) -> bool {
+    if boilerplate::is_noise_in(n, kind.discussion) {
         return true;
     }
     let class = n.attr("class").unwrap_or_default().to_ascii_lowercase();
@@ -101,7 +102,7 @@ fn is_furniture(n: &NodeRef<'_>, product: bool) -> bool {
         .chain(id.split(|c: char| !c.is_ascii_alphanumeric() && c != '-'))
         .flat_map(|w| std::iter::once(w).chain(w.split('-')))
         .filter(|w| !w.is_empty());
-    words.any(|w| REGION_NOISE.contains(&w) || (product && REVIEW_NOISE.contains(&w)))
+    words.any(|w| REGION_NOISE.contains(&w) || (kind.product && REVIEW_NOISE.contains(&w)))
 }
 
 /// Non-space characters of text below each element, children first.
