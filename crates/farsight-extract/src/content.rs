@@ -14,6 +14,11 @@ pub(crate) struct PageKind {
     pub discussion: bool,
 }
 
+/// The chosen block already holds the region's content when it holds this
+/// share of the raw `<main>` text (navigation and sidebars inside `<main>`
+/// make up the rest): no second parse to check.
+const MAIN_COVERED: f32 = 0.95;
+
 /// A page that is not an article takes its whole main region when the
 /// chosen block holds less than this share of the region's text.
 const REGION_SHARE: f32 = 1.0;
@@ -42,15 +47,21 @@ pub(crate) fn main_content(
         Engine::Auto => Engine::Readability,
         e => e,
     };
+    let widen = kind.discussion || !kind.article;
+    // The engines edit the tree: measure the page's `<main>` before them.
+    let main_chars = widen
+        .then(|| region::find(&doc))
+        .flatten()
+        .and_then(|id| doc.tree.get(&id).map(|n| n.normalized_char_count()));
     let found = match engine {
         Engine::Readability => smoothie(doc, html, kind),
         _ => density_engine(doc, kind),
     };
     if let Some(found) = found {
-        if kind.article && !kind.discussion {
+        if !widen {
             return found;
         }
-        return widen_to_region(found, html, kind);
+        return widen_to_region(found, html, kind, main_chars);
     }
     let doc = visible_document(html);
     boilerplate::strip(&doc);
@@ -70,13 +81,26 @@ pub(crate) fn main_content(
 /// of it (see `region.rs`). A thread always takes its region (its body when
 /// it has no `<main>`): Readability drops short replies and every post's
 /// byline, which are the thread as much as the long posts.
-fn widen_to_region(found: MainContent, html: &str, kind: PageKind) -> MainContent {
+///
+/// `main_chars` is the text of the page's `<main>` before any engine ran:
+/// furniture removal only shortens it, so when the chosen block already
+/// holds that much, the region cannot win and the page is not parsed again.
+fn widen_to_region(
+    found: MainContent,
+    html: &str,
+    kind: PageKind,
+    main_chars: Option<usize>,
+) -> MainContent {
     let chosen: usize = found
         .roots
         .iter()
         .filter_map(|id| found.doc.tree.get(id))
         .map(|n| n.normalized_char_count())
         .sum();
+    let covered = |main: usize| chosen as f32 >= main as f32 * MAIN_COVERED;
+    if !kind.discussion && main_chars.is_none_or(covered) {
+        return found;
+    }
     let doc = visible_document(html);
     let main = region::find(&doc);
     let Some(root) = main.or_else(|| kind.discussion.then(|| doc.body().map(|b| b.id)).flatten())

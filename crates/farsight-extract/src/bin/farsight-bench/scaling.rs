@@ -20,7 +20,7 @@ fn page(bytes: usize) -> String {
     let mut s = String::with_capacity(bytes + 1024);
     s.push_str("<!doctype html><html><head><title>Scaling</title></head><body><nav>");
     s.push_str(NAV);
-    s.push_str("</nav><article><h1>Scaling</h1>");
+    s.push_str("</nav><main><article><h1>Scaling</h1>");
     let mut i = 0;
     while s.len() < bytes {
         if i % 20 == 0 {
@@ -31,7 +31,7 @@ fn page(bytes: usize) -> String {
         s.push_str(PARAGRAPH);
         i += 1;
     }
-    s.push_str("</article><footer>Footer</footer></body></html>");
+    s.push_str("</article></main><footer>Footer</footer></body></html>");
     s
 }
 
