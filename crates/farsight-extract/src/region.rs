@@ -14,7 +14,7 @@ use crate::fasthash::FastMap;
 
 /// Class/id words of furniture that sits inside `<main>` on such pages, on
 /// top of [`boilerplate::is_noise`]'s.
-const REGION_NOISE: [&str; 26] = [
+const REGION_NOISE: [&str; 25] = [
     "rating",
     "ratings",
     "cart",
@@ -37,7 +37,6 @@ const REGION_NOISE: [&str; 26] = [
     "cross-sell",
     "breadcrumbs",
     "feedback",
-    "edit",
     "announcement",
     "toolbar",
     "sticky",
@@ -97,6 +96,14 @@ fn is_furniture(n: &NodeRef<'_>, kind: PageKind) -> bool {
     }
     let class = n.attr("class").unwrap_or_default().to_ascii_lowercase();
     let id = n.attr("id").unwrap_or_default().to_ascii_lowercase();
+    // "Edit this page" links of documentation; not the word "edit" alone,
+    // which GitHub puts on the wrapper of every comment.
+    if ["edit-this-page", "edit-page", "editthispage", "page-edit"]
+        .iter()
+        .any(|f| class.contains(f) || id.contains(f))
+    {
+        return true;
+    }
     let mut words = class
         .split(|c: char| !c.is_ascii_alphanumeric() && c != '-')
         .chain(id.split(|c: char| !c.is_ascii_alphanumeric() && c != '-'))
