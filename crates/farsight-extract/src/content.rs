@@ -14,6 +14,10 @@ pub(crate) struct PageKind {
     pub discussion: bool,
 }
 
+/// Fewer characters than this from a page that is not an article are a
+/// failure to find its content, not its content.
+const TINY_CONTENT: usize = 300;
+
 /// The chosen block already holds the region's content when it holds this
 /// share of the raw `<main>` text (navigation and sidebars inside `<main>`
 /// make up the rest): no second parse to check.
@@ -97,14 +101,21 @@ fn widen_to_region(
         .filter_map(|id| found.doc.tree.get(id))
         .map(|n| n.normalized_char_count())
         .sum();
+    // A few words out of a whole page (a listing whose every entry is one
+    // link, which link pruning takes): the body minus furniture says more.
+    let tiny = chosen < TINY_CONTENT;
     let covered = |main: usize| chosen as f32 >= main as f32 * MAIN_COVERED;
-    if !kind.discussion && main_chars.is_none_or(covered) {
+    if !kind.discussion && !tiny && main_chars.is_none_or(covered) {
         return found;
     }
     let doc = visible_document(html);
     let main = region::find(&doc);
-    let Some(root) = main.or_else(|| kind.discussion.then(|| doc.body().map(|b| b.id)).flatten())
-    else {
+    let body = || {
+        (kind.discussion || tiny)
+            .then(|| doc.body().map(|b| b.id))
+            .flatten()
+    };
+    let Some(root) = main.or_else(body) else {
         return found;
     };
     region::prune(&doc, root, kind);
