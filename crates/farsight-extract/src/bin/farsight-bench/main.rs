@@ -87,6 +87,7 @@ fn bench(corpus: &Path, out: &Path, format: Format, engine: Engine) -> Result<()
     let mut timings = Vec::new();
     let mut pages = Vec::new();
     let mut tsv = String::new();
+    let mut kinds: Vec<Option<String>> = Vec::new();
     for id in &ids {
         let html = std::fs::read(corpus.join(format!("{id}.html")))
             .map_err(|e| format!("{id}.html: {e}"))?;
@@ -96,6 +97,7 @@ fn bench(corpus: &Path, out: &Path, format: Format, engine: Engine) -> Result<()
             .and_then(|s| serde_json::from_str(&s).ok())
             .unwrap_or_default();
         let url = meta.get("url").and_then(|u| u.as_str());
+        kinds.push(kind_of(&meta));
         let truth = meta
             .get("articleBody")
             .and_then(|b| b.as_str())
@@ -145,6 +147,7 @@ fn bench(corpus: &Path, out: &Path, format: Format, engine: Engine) -> Result<()
         format
     );
     println!("F1 {f1:.3}  precision {p:.3}  recall {r:.3}");
+    print_by_kind(&kinds, &pages);
     println!(
         "ms/page: median {median:.2}  p90 {p90:.2}  max {:.2} ({})  total {:.2} s",
         slowest.map_or(0.0, |s| s.0),
@@ -153,6 +156,39 @@ fn bench(corpus: &Path, out: &Path, format: Format, engine: Engine) -> Result<()
     );
     println!("peak memory (VmHWM) {:.1} MB", rss as f64 / 1024.0);
     Ok(())
+}
+
+/// The page's kind, when its JSON names one: `kind`, `page_type`, or
+/// WCXB's `_internal.page_type.primary`.
+fn kind_of(meta: &serde_json::Value) -> Option<String> {
+    let named = |v: &serde_json::Value| v.as_str().map(str::to_string);
+    meta.get("kind")
+        .and_then(named)
+        .or_else(|| meta.get("page_type").and_then(named))
+        .or_else(|| meta.pointer("/_internal/page_type/primary").and_then(named))
+}
+
+/// F1, precision and recall per kind, when the corpus names more than one.
+fn print_by_kind(kinds: &[Option<String>], pages: &[(f64, f64, f64)]) {
+    let mut names: Vec<&str> = kinds.iter().flatten().map(String::as_str).collect();
+    names.sort_unstable();
+    names.dedup();
+    if names.len() < 2 {
+        return;
+    }
+    for name in names {
+        let of_kind: Vec<(f64, f64, f64)> = kinds
+            .iter()
+            .zip(pages)
+            .filter(|(k, _)| k.as_deref() == Some(name))
+            .map(|(_, p)| *p)
+            .collect();
+        let (f1, p, r) = score::metrics(&of_kind);
+        println!(
+            "  {name:<16} {:>4} pages  F1 {f1:.3}  precision {p:.3}  recall {r:.3}",
+            of_kind.len()
+        );
+    }
 }
 
 fn median(sorted: &[f64]) -> f64 {
