@@ -241,7 +241,16 @@ impl<'o, 'a> Writer<'o, 'a> {
     }
 
     fn children(&mut self, node: &NodeRef<'_>) {
+        let mut after_styled_span = false;
         for child in node.children_it(false) {
+            // `<span class="value">1,124</span><span class="label">knee
+            // replacements</span>`: a style sheet lays such spans out as
+            // blocks; without a space the two words would run together.
+            let styled_span = is_styled_span(&child);
+            if styled_span && after_styled_span {
+                self.space = true;
+            }
+            after_styled_span = styled_span;
             self.node(&child);
         }
     }
@@ -590,6 +599,11 @@ impl<'o, 'a> Writer<'o, 'a> {
     pub(crate) fn push_block(&mut self, s: &str) {
         self.raw_block(s, 2);
     }
+}
+
+fn is_styled_span(n: &NodeRef<'_>) -> bool {
+    n.node_name().as_deref() == Some("span")
+        && n.attr("class").is_some_and(|c| !c.trim().is_empty())
 }
 
 fn indent_item(marker: &str, body: &str) -> String {

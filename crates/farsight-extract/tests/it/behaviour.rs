@@ -386,3 +386,15 @@ fn a_shop_category_keeps_its_intro_and_items() {
         &["Add to basket", "Rated 4.80 out of 5"],
     );
 }
+
+#[test]
+fn styled_spans_side_by_side_do_not_run_together() {
+    let html = "<html><body><div class=\"stat\"><span class=\"value\">1,124</span>\
+                <span class=\"label\">knee replacements</span></div>\
+                <pre><span class=\"k\">fn</span><span class=\"p\">()</span></pre></body></html>";
+    let opts = ExtractOptions::new(Format::Text).selector("body");
+    let doc = extract(html, &opts);
+    assert!(doc.content.contains("1,124 knee replacements"), "{}", doc.content);
+    // Code keeps its characters exactly.
+    assert!(doc.content.contains("fn()"), "{}", doc.content);
+}
