@@ -160,7 +160,11 @@ pub(crate) fn clean(doc: &Document, roots: &[NodeId], kind: PageKind) {
             _ if kind.product && class_words().any(|w| REVIEW_WORDS.contains(&w)) => true,
             _ if has(&USER_PANEL) || word(&SIGNATURE) => s.text < cap(600),
             _ if class_words().any(|w| AD_WORDS.contains(&w)) => s.text < cap(300),
-            _ if has(&CAPTION) => s.text < cap(600),
+            // Off articles, only next to an image: `text-caption` and
+            // `caption-large` are also type sizes (Etsy's and Shopify's
+            // listing titles). An article's gallery keeps its captions
+            // after its images have gone.
+            _ if has(&CAPTION) && (kind.article || near_media(n)) => s.text < cap(600),
             _ if has(&TEASER) => s.text < cap(1500),
             _ if has(&["author-bio", "author-box", "about-author", "author-details"]) => {
                 s.text < cap(1200)
@@ -200,6 +204,13 @@ fn is_date_line(n: &NodeRef<'_>, name: &str, text: usize) -> bool {
     name == "time"
         || n.descendants_it()
             .any(|d| d.node_name().as_deref() == Some("time"))
+}
+
+/// Media in `n`, its parent or its grandparent: where a caption sits.
+fn near_media(n: &NodeRef<'_>) -> bool {
+    std::iter::once(*n)
+        .chain(n.ancestors_it(Some(2)))
+        .any(|a| has_media(&a))
 }
 
 fn has_media(n: &NodeRef<'_>) -> bool {

@@ -394,7 +394,11 @@ fn styled_spans_side_by_side_do_not_run_together() {
                 <pre><span class=\"k\">fn</span><span class=\"p\">()</span></pre></body></html>";
     let opts = ExtractOptions::new(Format::Text).selector("body");
     let doc = extract(html, &opts);
-    assert!(doc.content.contains("1,124 knee replacements"), "{}", doc.content);
+    assert!(
+        doc.content.contains("1,124 knee replacements"),
+        "{}",
+        doc.content
+    );
     // Code keeps its characters exactly.
     assert!(doc.content.contains("fn()"), "{}", doc.content);
 }
