@@ -189,6 +189,11 @@ fn smoothie(doc: Document, html: &str, kind: PageKind) -> Option<MainContent> {
             });
         }
     }
+    if !kind.article
+        && let Some(found) = uncleaned(&root, html, kind)
+    {
+        return Some(found);
+    }
     let root = root.id;
     density::prune_roots(&r.doc, &[root]);
     inner::clean(&r.doc, &[root], kind);
@@ -197,6 +202,54 @@ fn smoothie(doc: Document, html: &str, kind: PageKind) -> Option<MainContent> {
         roots: vec![root],
         doc: r.doc,
     })
+}
+
+/// The blocks Readability chose, as they are on the page: found again by
+/// node id in a fresh parse (ids are arena indices the same text gives
+/// again; each one's tag and class are checked), before Readability's own
+/// cleaning. That cleaning is made for articles: it drops anything whose
+/// class says `media`, `meta`, `hidden` or `shopping` and any block with
+/// more links than prose, which on a listing or a product page is the
+/// content (names that are links, a description marked `quick-add-hidden`).
+/// Our pruning and cleaning run instead.
+fn uncleaned(root: &dom_query::NodeRef<'_>, html: &str, kind: PageKind) -> Option<MainContent> {
+    // dom_smoothie wraps what it keeps in elements of its own.
+    let mut top = *root;
+    loop {
+        let kids: Vec<_> = top.children_it(false).filter(|c| c.is_element()).collect();
+        match kids.as_slice() {
+            [only]
+                if only
+                    .attr("id")
+                    .is_some_and(|i| i.starts_with("readability")) =>
+            {
+                top = *only
+            }
+            _ => break,
+        }
+    }
+    let picked: Vec<dom_query::NodeRef<'_>> =
+        top.children_it(false).filter(|c| c.is_element()).collect();
+    if picked.is_empty() {
+        return None;
+    }
+    let fresh = visible_document(html);
+    let mut roots = Vec::with_capacity(picked.len());
+    for p in &picked {
+        let f = fresh.tree.get(&p.id)?;
+        let same = f.node_name() == p.node_name() || p.node_name().as_deref() == Some("div");
+        if !same || f.attr("class") != p.attr("class") {
+            return None;
+        }
+        roots.push(p.id);
+    }
+    for root in &roots {
+        region::prune(&fresh, *root, kind);
+    }
+    density::prune_roots(&fresh, &roots);
+    inner::clean(&fresh, &roots, kind);
+    trailing::strip(&fresh, &roots);
+    Some(MainContent { doc: fresh, roots })
 }
 
 /// The element dom_smoothie puts the content in.

@@ -14,7 +14,7 @@ use crate::fasthash::FastMap;
 
 /// Class/id words of furniture that sits inside `<main>` on such pages, on
 /// top of [`boilerplate::is_noise`]'s.
-const REGION_NOISE: [&str; 25] = [
+const REGION_NOISE: [&str; 24] = [
     "rating",
     "ratings",
     "cart",
@@ -39,7 +39,6 @@ const REGION_NOISE: [&str; 25] = [
     "feedback",
     "announcement",
     "toolbar",
-    "sticky",
 ];
 
 /// Review widgets: furniture on a product page (people marking one leave
