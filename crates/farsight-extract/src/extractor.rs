@@ -6,7 +6,9 @@ use dom_query::{Document as Dom, Matcher, NodeRef};
 use crate::content::{self, MainContent, PageKind};
 use crate::render::{self, RenderOptions};
 use crate::url_util::{self, Resolver};
-use crate::{Document, ExtractOptions, Format, clean, depth, links, metadata, paywall, sanitize};
+use crate::{
+    Document, ExtractOptions, Format, clean, depth, links, metadata, paywall, sanitize, threads,
+};
 
 /// Extracts the main content (or the selector's matches) of `html`.
 ///
@@ -49,14 +51,16 @@ pub fn extract(html: &str, options: &ExtractOptions) -> Document {
         }
     }
 
+    let by_url = options
+        .base_url
+        .as_deref()
+        .is_some_and(url_util::looks_like_thread);
     let kind = PageKind {
         article: facts.is_article,
         product: facts.is_product,
         discussion: facts.is_discussion
-            || options
-                .base_url
-                .as_deref()
-                .is_some_and(url_util::looks_like_thread),
+            || by_url
+            || (!facts.is_article && !facts.is_product && threads::looks_like_thread(&dom)),
     };
     let MainContent { doc, roots } = content::main_content(dom, html, options.engine, kind);
     let nodes: Vec<NodeRef<'_>> = roots.iter().filter_map(|id| doc.tree.get(id)).collect();

@@ -34,6 +34,7 @@ mod region;
 mod render;
 mod sanitize;
 mod table;
+mod threads;
 mod trailing;
 mod url_util;
 
