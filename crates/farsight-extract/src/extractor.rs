@@ -8,6 +8,7 @@ use crate::render::{self, RenderOptions};
 use crate::url_util::{self, Resolver};
 use crate::{
     Document, ExtractOptions, Format, clean, depth, links, metadata, paywall, sanitize, threads,
+    trailing,
 };
 
 /// Extracts the main content (or the selector's matches) of `html`.
@@ -63,6 +64,7 @@ pub fn extract(html: &str, options: &ExtractOptions) -> Document {
             || (!facts.is_article && !facts.is_product && threads::looks_like_thread(&dom)),
     };
     let MainContent { doc, roots } = content::main_content(dom, html, options.engine, kind);
+    trailing::strip_headings(&doc, &roots);
     let nodes: Vec<NodeRef<'_>> = roots.iter().filter_map(|id| doc.tree.get(id)).collect();
     finish(&mut out, &nodes, options, &resolver);
     // A thread's subject is its title, like an article's headline: people

@@ -29,6 +29,35 @@ pub(crate) fn strip(doc: &Document, roots: &[NodeId]) {
     }
 }
 
+/// Removes headings that end the content with nothing under them ("You may
+/// also like" whose cards were pruned, "Comments" without comments): a
+/// heading heads something.
+pub(crate) fn strip_headings(doc: &Document, roots: &[NodeId]) {
+    for root in roots.iter().filter_map(|r| doc.tree.get(r)) {
+        // Each pass removes one heading; a few at most end a page.
+        for _ in 0..4 {
+            let last_text = root
+                .descendants_it()
+                .filter(|d| d.is_text() && !d.text().trim().is_empty())
+                .last();
+            let heading = last_text.and_then(|t| {
+                t.ancestors_it(None)
+                    .take_while(|a| a.id != root.id)
+                    .find(|a| {
+                        matches!(
+                            a.node_name().as_deref(),
+                            Some("h1" | "h2" | "h3" | "h4" | "h5" | "h6")
+                        )
+                    })
+            });
+            match heading {
+                Some(h) => h.remove_from_parent(),
+                None => break,
+            }
+        }
+    }
+}
+
 fn find_run<'a>(root: &NodeRef<'a>) -> Option<Vec<NodeRef<'a>>> {
     // The run sits at the end of the content: descend through the last
     // substantial element child until a run of alike blocks ends a parent.
@@ -190,5 +219,23 @@ mod tests {
             teaser("Only this one is cut …"),
         );
         assert!(run(&html).contains("Another whole block"));
+    }
+
+    #[test]
+    fn headings_with_nothing_under_them_end_nothing() {
+        let html = "<div id=root><h2>Details</h2><p>Stoneware, 15 cm.</p>\
+                    <section><h2>You may also like</h2><div></div></section><h3>More</h3></div>";
+        let doc = Document::from(html);
+        let root = doc.select("#root").nodes().first().map(|n| n.id);
+        strip_headings(&doc, &root.into_iter().collect::<Vec<_>>());
+        let text = doc.select("#root").text().to_string();
+        assert!(
+            text.contains("Details") && text.contains("Stoneware"),
+            "{text}"
+        );
+        assert!(
+            !text.contains("You may also like") && !text.contains("More"),
+            "{text}"
+        );
     }
 }
