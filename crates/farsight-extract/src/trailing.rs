@@ -36,10 +36,7 @@ pub(crate) fn strip_headings(doc: &Document, roots: &[NodeId]) {
     for root in roots.iter().filter_map(|r| doc.tree.get(r)) {
         // Each pass removes one heading; a few at most end a page.
         for _ in 0..4 {
-            let last_text = root
-                .descendants_it()
-                .filter(|d| d.is_text() && !d.text().trim().is_empty())
-                .last();
+            let last_text = last_text(&root);
             let heading = last_text.and_then(|t| {
                 t.ancestors_it(None)
                     .take_while(|a| a.id != root.id)
@@ -56,6 +53,22 @@ pub(crate) fn strip_headings(doc: &Document, roots: &[NodeId]) {
             }
         }
     }
+}
+
+/// The last text node below `root` with something in it, found walking
+/// backwards from the end (the whole tree is not visited).
+fn last_text<'a>(root: &NodeRef<'a>) -> Option<NodeRef<'a>> {
+    let mut stack: Vec<NodeRef<'a>> = root.children_it(false).collect();
+    while let Some(n) = stack.pop() {
+        if n.is_text() {
+            if !n.text().trim().is_empty() {
+                return Some(n);
+            }
+        } else if n.is_element() {
+            stack.extend(n.children_it(false));
+        }
+    }
+    None
 }
 
 fn find_run<'a>(root: &NodeRef<'a>) -> Option<Vec<NodeRef<'a>>> {
