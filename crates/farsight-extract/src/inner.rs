@@ -87,9 +87,20 @@ const USER_PANEL: [&str; 20] = [
 /// Whole class words of a forum post's signature (Stack Exchange's
 /// `post-signature` is the author card, not a signature).
 const SIGNATURE: [&str; 2] = ["signature", "signaturecontainer"];
-/// Class/id words of review widgets, furniture on a product page.
-const REVIEW_WORDS: [&str; 8] = [
-    "review", "reviews", "rating", "ratings", "yotpo", "jdgm", "okendo", "stamped",
+/// Class/id words of review and customer-question widgets, furniture on a
+/// product page.
+const REVIEW_WORDS: [&str; 11] = [
+    "review",
+    "reviews",
+    "rating",
+    "ratings",
+    "yotpo",
+    "jdgm",
+    "okendo",
+    "stamped",
+    "questions",
+    "qa",
+    "qna",
 ];
 /// Whole class words of ads and calls to action.
 const AD_WORDS: [&str; 6] = ["ad", "ads", "advert", "advertisement", "sponsored", "cta"];
@@ -177,6 +188,12 @@ pub(crate) fn clean(doc: &Document, roots: &[NodeId], kind: PageKind) {
             }
             _ => false,
         };
+        // News agencies end articles with their copyright line, and the
+        // people marking articles keep it.
+        if !remove && !kind.article && is_copyright_line(n, &name, s.text) {
+            doomed.push(*n);
+            continue;
+        }
         if !remove && !kind.discussion && is_date_line(n, &name, s.text) {
             doomed.push(*n);
             continue;
@@ -194,6 +211,17 @@ pub(crate) fn clean(doc: &Document, roots: &[NodeId], kind: PageKind) {
     for n in doomed {
         n.remove_from_parent();
     }
+}
+
+/// A short block that is a copyright line ("© 2024 Example Inc. All rights
+/// reserved."): a site's footer that ended up inside its content.
+fn is_copyright_line(n: &NodeRef<'_>, name: &str, text: usize) -> bool {
+    if !matches!(name, "p" | "div" | "span" | "small") || text > 300 {
+        return false;
+    }
+    let t = n.text();
+    let t = t.trim_start();
+    t.starts_with('©') || t.starts_with("Copyright ©") || t.contains("All rights reserved")
 }
 
 /// A short block that is a `<time>` and a few words ("Updated 5:27 am").
