@@ -9,10 +9,11 @@ use dom_query::{Document, NodeId, NodeRef};
 
 use crate::boilerplate;
 
+/// Non-space characters of text, and of link text, below an element.
 #[derive(Default, Clone, Copy)]
-struct Stats {
-    text: u32,
-    link: u32,
+pub(crate) struct Stats {
+    pub text: u32,
+    pub link: u32,
 }
 
 /// Chooses the content roots of `doc`, removing furniture inside them.
@@ -160,7 +161,7 @@ fn prune(doc: &Document, roots: &[NodeId], stats: &FastMap<NodeId, Stats>) {
 }
 
 /// Characters of text and of link text below each element, in one pass.
-fn subtree_stats(order: &[NodeRef<'_>]) -> FastMap<NodeId, Stats> {
+pub(crate) fn subtree_stats(order: &[NodeRef<'_>]) -> FastMap<NodeId, Stats> {
     let mut stats: FastMap<NodeId, Stats> =
         FastMap::with_capacity_and_hasher(order.len(), Default::default());
     // Pre-order reversed visits children before parents.

@@ -8,9 +8,8 @@
 
 use dom_query::{Document, NodeId, NodeRef};
 
-use crate::boilerplate;
 use crate::content::PageKind;
-use crate::fasthash::FastMap;
+use crate::{boilerplate, density};
 
 /// Class/id words of furniture that sits inside `<main>` on such pages, on
 /// top of [`boilerplate::is_noise`]'s.
@@ -73,12 +72,13 @@ pub(crate) fn prune(doc: &Document, root: NodeId, kind: PageKind) {
         return;
     };
     let order: Vec<NodeRef<'_>> = std::iter::once(r).chain(r.descendants_it()).collect();
-    let text = text_sizes(&order);
-    let most = text.get(&root).copied().unwrap_or(0) / 2;
+    let stats = density::subtree_stats(&order);
+    let text = |id: &NodeId| stats.get(id).map_or(0, |s| s.text);
+    let most = text(&root) / 2;
     let doomed: Vec<NodeId> = order
         .iter()
         .skip(1)
-        .filter(|n| n.is_element() && text.get(&n.id).copied().unwrap_or(0) <= most)
+        .filter(|n| n.is_element() && text(&n.id) <= most)
         .filter(|n| is_furniture(n, kind))
         .map(|n| n.id)
         .collect();
@@ -109,27 +109,4 @@ fn is_furniture(n: &NodeRef<'_>, kind: PageKind) -> bool {
         .flat_map(|w| std::iter::once(w).chain(w.split('-')))
         .filter(|w| !w.is_empty());
     words.any(|w| REGION_NOISE.contains(&w) || (kind.product && REVIEW_NOISE.contains(&w)))
-}
-
-/// Non-space characters of text below each element, children first.
-fn text_sizes(order: &[NodeRef<'_>]) -> FastMap<NodeId, usize> {
-    let mut sizes: FastMap<NodeId, usize> =
-        FastMap::with_capacity_and_hasher(order.len(), Default::default());
-    for n in order.iter().rev() {
-        let mut t = 0;
-        for c in n.children_it(false) {
-            if c.is_text() {
-                t += c.query_or(0, |node| match &node.data {
-                    dom_query::NodeData::Text { contents } => {
-                        contents.chars().filter(|ch| !ch.is_whitespace()).count()
-                    }
-                    _ => 0,
-                });
-            } else if let Some(s) = sizes.get(&c.id) {
-                t += s;
-            }
-        }
-        sizes.insert(n.id, t);
-    }
-    sizes
 }
