@@ -3,8 +3,9 @@
 use dom_query::{Document, NodeRef};
 
 /// Class/id words that mark furniture.
-const NOISE: [&str; 23] = [
+const NOISE: [&str; 24] = [
     "similar",
+    "suggested",
     "nav",
     "navbar",
     "menu",

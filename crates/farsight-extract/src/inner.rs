@@ -62,7 +62,11 @@ const HIDDEN_CLASSES: [&str; 6] = [
 /// Class/id fragments of a forum post's author panel beyond the name
 /// (rank, post count, join date) and of signatures: people marking a
 /// thread keep who wrote and when, not the poster's statistics.
-const USER_PANEL: [&str; 20] = [
+const USER_PANEL: [&str; 24] = [
+    "postcount",
+    "membergroup",
+    "user_info",
+    "guest",
     "post-actions",
     "post-controls",
     "postcontrols",
@@ -84,9 +88,7 @@ const USER_PANEL: [&str; 20] = [
     "author-stats",
     "reaction",
 ];
-/// Whole class words of a forum post's signature (Stack Exchange's
-/// `post-signature` is the author card, not a signature).
-const SIGNATURE: [&str; 2] = ["signature", "signaturecontainer"];
+
 /// Class/id words of review and customer-question widgets, furniture on a
 /// product page.
 const REVIEW_WORDS: [&str; 11] = [
@@ -169,7 +171,11 @@ pub(crate) fn clean(doc: &Document, roots: &[NodeId], kind: PageKind) {
             // "Sale", "Sold out", "New", "Best seller".
             _ if class_words().any(|w| w == "badge" || w == "badges") => s.text < cap(40),
             _ if kind.product && class_words().any(|w| REVIEW_WORDS.contains(&w)) => true,
-            _ if has(&USER_PANEL) || word(&SIGNATURE) => s.text < cap(600),
+            // A post's signature, but Stack Exchange's `post-signature` is
+            // the author card.
+            _ if has(&USER_PANEL) || (has(&["signature"]) && !has(&["post-signature"])) => {
+                s.text < cap(600)
+            }
             _ if class_words().any(|w| AD_WORDS.contains(&w)) => s.text < cap(300),
             // Off articles, only next to an image: `text-caption` and
             // `caption-large` are also type sizes (Etsy's and Shopify's
