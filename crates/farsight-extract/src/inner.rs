@@ -104,6 +104,21 @@ const REVIEW_WORDS: [&str; 11] = [
     "qa",
     "qna",
 ];
+/// Class/id words of a product page's buying box beyond the price: stock,
+/// delivery, pickup, tax and financing notes.
+const BUY_BOX_WORDS: [&str; 11] = [
+    "availability",
+    "stock",
+    "shipping",
+    "delivery",
+    "pickup",
+    "tax",
+    "financing",
+    "installment",
+    "installments",
+    "klarna",
+    "afterpay",
+];
 /// Whole class words of ads and calls to action.
 const AD_WORDS: [&str; 6] = ["ad", "ads", "advert", "advertisement", "sponsored", "cta"];
 
@@ -171,6 +186,9 @@ pub(crate) fn clean(doc: &Document, roots: &[NodeId], kind: PageKind) {
             // "Sale", "Sold out", "New", "Best seller".
             _ if class_words().any(|w| w == "badge" || w == "badges") => s.text < cap(40),
             _ if kind.product && class_words().any(|w| REVIEW_WORDS.contains(&w)) => true,
+            _ if kind.product && class_words().any(|w| BUY_BOX_WORDS.contains(&w)) => {
+                s.text < cap(600)
+            }
             // A post's signature, but Stack Exchange's `post-signature` is
             // the author card.
             _ if has(&USER_PANEL) || (has(&["signature"]) && !has(&["post-signature"])) => {
