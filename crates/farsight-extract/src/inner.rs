@@ -204,7 +204,7 @@ pub(crate) fn clean(doc: &Document, roots: &[NodeId], kind: PageKind) {
             _ if has(&["author-bio", "author-box", "about-author", "author-details"]) => {
                 s.text < cap(1200)
             }
-            _ if has(&META) && !kind.discussion => s.text < cap(200),
+            _ if has(&META) && kind.article && !kind.discussion => s.text < cap(200),
             "p" | "div" | "ul" | "section" => {
                 // A run of two or more links with a label ("Don't miss:
                 // A, B, C") inside the text.
@@ -218,7 +218,7 @@ pub(crate) fn clean(doc: &Document, roots: &[NodeId], kind: PageKind) {
             doomed.push(*n);
             continue;
         }
-        if !remove && !kind.discussion && is_date_line(n, &name, s.text) {
+        if !remove && kind.article && !kind.discussion && is_date_line(n, &name, s.text) {
             doomed.push(*n);
             continue;
         }
