@@ -57,17 +57,23 @@ pub(crate) fn main_content(
         .then(|| region::find(&doc))
         .flatten()
         .and_then(|id| doc.tree.get(&id).map(|n| n.normalized_char_count()));
+    // Pages that may be looked at again keep a copy of the parsed page: a
+    // copy costs a fraction of a second parse.
+    let src = Source {
+        html,
+        pristine: widen.then(|| doc.clone()),
+    };
     let found = match engine {
-        Engine::Readability => smoothie(doc, html, kind),
+        Engine::Readability => smoothie(doc, &src, kind),
         _ => density_engine(doc, kind),
     };
     if let Some(found) = found {
         if !widen {
             return found;
         }
-        return widen_to_region(found, html, kind, main_chars);
+        return widen_to_region(found, &src, kind, main_chars);
     }
-    let doc = visible_document(html);
+    let doc = src.fresh();
     boilerplate::strip(&doc);
     match doc.body().map(|b| b.id) {
         Some(body) => MainContent {
@@ -91,7 +97,7 @@ pub(crate) fn main_content(
 /// holds that much, the region cannot win and the page is not parsed again.
 fn widen_to_region(
     found: MainContent,
-    html: &str,
+    src: &Source<'_>,
     kind: PageKind,
     main_chars: Option<usize>,
 ) -> MainContent {
@@ -108,7 +114,7 @@ fn widen_to_region(
     if !kind.discussion && !tiny && main_chars.is_none_or(covered) {
         return found;
     }
-    let doc = visible_document(html);
+    let doc = src.fresh();
     let main = region::find(&doc);
     let body = || {
         (kind.discussion || tiny)
@@ -131,8 +137,25 @@ fn widen_to_region(
     }
 }
 
-/// A new parse of the page with hidden elements removed: dom_smoothie changes
-/// the tree it scores, so a second look at the page starts from here.
+/// The page, for a second look: dom_smoothie changes the tree it scores.
+pub(crate) struct Source<'a> {
+    html: &'a str,
+    /// The parsed page with hidden elements removed, before any engine ran.
+    pristine: Option<Document>,
+}
+
+impl Source<'_> {
+    /// The page as it was before any engine ran: a copy of the kept parse,
+    /// or a new parse.
+    fn fresh(&self) -> Document {
+        match &self.pristine {
+            Some(doc) => doc.clone(),
+            None => visible_document(self.html),
+        }
+    }
+}
+
+/// A new parse of the page with hidden elements removed.
 fn visible_document(html: &str) -> Document {
     let doc = Document::from(html);
     clean::remove_hidden(&doc);
@@ -150,7 +173,7 @@ fn density_engine(doc: Document, kind: PageKind) -> Option<MainContent> {
 /// text; most pages succeed at the first, so that one runs alone on the
 /// document, and only when it falls short does the full sequence run, on a
 /// fresh parse. The result is the same, without the clones.
-fn smoothie(doc: Document, html: &str, kind: PageKind) -> Option<MainContent> {
+fn smoothie(doc: Document, src: &Source<'_>, kind: PageKind) -> Option<MainContent> {
     let cfg = || dom_smoothie::Config {
         // The text is rendered by us; skip dom_smoothie's own rendering work.
         text_mode: dom_smoothie::TextMode::Raw,
@@ -169,7 +192,7 @@ fn smoothie(doc: Document, html: &str, kind: PageKind) -> Option<MainContent> {
     let article = match strict {
         Some(article) => article,
         None => {
-            let doc = visible_document(html);
+            let doc = src.fresh();
             r = dom_smoothie::Readability::with_document(doc, None, Some(cfg())).ok()?;
             r.parse().ok()?
         }
@@ -178,8 +201,8 @@ fn smoothie(doc: Document, html: &str, kind: PageKind) -> Option<MainContent> {
         return None;
     }
     let root = content_root(&r.doc)?;
-    if let Some(row) = cards::find_row(&r.doc, &root, html) {
-        let fresh = visible_document(html);
+    if let Some(row) = cards::find_row(&r.doc, &root, src.html) {
+        let fresh = src.fresh();
         if let Some(parent) = cards::row_in(&fresh, &row) {
             density::prune_roots(&fresh, &[parent]);
             inner::clean(&fresh, &[parent], kind);
@@ -190,7 +213,7 @@ fn smoothie(doc: Document, html: &str, kind: PageKind) -> Option<MainContent> {
         }
     }
     if !kind.article
-        && let Some(found) = uncleaned(&root, html, kind)
+        && let Some(found) = uncleaned(&root, src, kind)
     {
         return Some(found);
     }
@@ -212,7 +235,11 @@ fn smoothie(doc: Document, html: &str, kind: PageKind) -> Option<MainContent> {
 /// more links than prose, which on a listing or a product page is the
 /// content (names that are links, a description marked `quick-add-hidden`).
 /// Our pruning and cleaning run instead.
-fn uncleaned(root: &dom_query::NodeRef<'_>, html: &str, kind: PageKind) -> Option<MainContent> {
+fn uncleaned(
+    root: &dom_query::NodeRef<'_>,
+    src: &Source<'_>,
+    kind: PageKind,
+) -> Option<MainContent> {
     // dom_smoothie wraps what it keeps in elements of its own.
     let mut top = *root;
     loop {
@@ -233,7 +260,7 @@ fn uncleaned(root: &dom_query::NodeRef<'_>, html: &str, kind: PageKind) -> Optio
     if picked.is_empty() {
         return None;
     }
-    let fresh = visible_document(html);
+    let fresh = src.fresh();
     let mut roots = Vec::with_capacity(picked.len());
     for p in &picked {
         let f = fresh.tree.get(&p.id)?;
