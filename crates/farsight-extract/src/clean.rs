@@ -16,10 +16,15 @@ pub(crate) fn remove_hidden(doc: &Document) -> usize {
         // Comments carry no content and confuse text density.
         if n.is_comment() || (n.is_element() && is_hidden(&n)) {
             doomed.push(n);
-        } else if let Some(class) = n.attr("class")
-            && let Some(visible) = visible_class(&class)
-        {
-            reclassed.push((n, visible));
+        } else if let Some(class) = n.attr("class") {
+            if is_heading(&n) {
+                // Readability drops headings whose class reads as negative
+                // (`header-scroll`, `section-meta`); nothing reads a
+                // heading's class after it.
+                reclassed.push((n, String::new()));
+            } else if let Some(visible) = visible_class(&class) {
+                reclassed.push((n, visible));
+            }
         }
     }
     let count = doomed.iter().filter(|n| n.is_element()).count();
@@ -30,6 +35,13 @@ pub(crate) fn remove_hidden(doc: &Document) -> usize {
         n.set_attr("class", &class);
     }
     count
+}
+
+fn is_heading(n: &NodeRef<'_>) -> bool {
+    matches!(
+        n.node_name().as_deref(),
+        Some("h1" | "h2" | "h3" | "h4" | "h5" | "h6")
+    )
 }
 
 /// The class attribute without the tokens that mention hiding but leave
