@@ -119,6 +119,9 @@ const BUY_BOX_WORDS: [&str; 11] = [
     "klarna",
     "afterpay",
 ];
+/// Class fragments of text for screen readers only, whatever the prefix
+/// (Etsy's `wt-screen-reader-only`, `tribe-common-a11y-visual-hide`).
+const SCREEN_READER: [&str; 3] = ["screen-reader", "a11y-visual-hide", "sr-only"];
 /// Whole class words of ads and calls to action.
 const AD_WORDS: [&str; 6] = ["ad", "ads", "advert", "advertisement", "sponsored", "cta"];
 
@@ -182,7 +185,7 @@ pub(crate) fn clean(doc: &Document, roots: &[NodeId], kind: PageKind) {
                 }
                 false
             }
-            _ if word(&HIDDEN_CLASSES) => s.text < cap(400),
+            _ if word(&HIDDEN_CLASSES) || has(&SCREEN_READER) => s.text < cap(400),
             // "Sale", "Sold out", "New", "Best seller".
             _ if class_words().any(|w| w == "badge" || w == "badges") => s.text < cap(40),
             _ if kind.product && class_words().any(|w| REVIEW_WORDS.contains(&w)) => true,
