@@ -97,6 +97,19 @@ fn is_furniture(n: &NodeRef<'_>, kind: PageKind) -> bool {
     let id = n.attr("id").unwrap_or_default().to_ascii_lowercase();
     // "Edit this page" links of documentation; not the word "edit" alone,
     // which GitHub puts on the wrapper of every comment.
+    // "Showing 1-12 of 40 results".
+    if [
+        "result-count",
+        "results-count",
+        "resultcount",
+        "serp-count",
+        "grid-count",
+    ]
+    .iter()
+    .any(|f| class.contains(f))
+    {
+        return true;
+    }
     if ["edit-this-page", "edit-page", "editthispage", "page-edit"]
         .iter()
         .any(|f| class.contains(f) || id.contains(f))
