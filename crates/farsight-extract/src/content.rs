@@ -20,12 +20,8 @@ const TINY_CONTENT: usize = 300;
 
 /// The chosen block already holds the region's content when it holds this
 /// share of the raw `<main>` text (navigation and sidebars inside `<main>`
-/// make up the rest): no second parse to check.
+/// make up the rest): no second look to check.
 const MAIN_COVERED: f32 = 0.95;
-
-/// A page that is not an article takes its whole main region when the
-/// chosen block holds less than this share of the region's text.
-const REGION_SHARE: f32 = 1.0;
 
 /// The chosen content: a document and the roots to render, in order.
 pub(crate) struct MainContent {
@@ -38,7 +34,8 @@ pub(crate) struct MainContent {
 const SMOOTHIE_MAX_DEPTH: usize = 400;
 
 /// Finds the main content of `doc` (already cleaned of hidden elements).
-/// `html` is the original page, re-parsed only when the first engine fails.
+/// `html` is the text it was parsed from, parsed again for a second look at
+/// an article (other pages keep a copy of `doc` for that).
 pub(crate) fn main_content(
     doc: Document,
     html: &str,
@@ -87,14 +84,14 @@ pub(crate) fn main_content(
     }
 }
 
-/// The page's main region instead of `found` when `found` holds too little
-/// of it (see `region.rs`). A thread always takes its region (its body when
+/// The page's main region instead of `found` when `found` holds less text
+/// than the region without its furniture (see `region.rs`). A thread always takes its region (its body when
 /// it has no `<main>`): Readability drops short replies and every post's
 /// byline, which are the thread as much as the long posts.
 ///
 /// `main_chars` is the text of the page's `<main>` before any engine ran:
 /// furniture removal only shortens it, so when the chosen block already
-/// holds that much, the region cannot win and the page is not parsed again.
+/// holds nearly that much, the region is not looked at.
 fn widen_to_region(
     found: MainContent,
     src: &Source<'_>,
@@ -127,7 +124,7 @@ fn widen_to_region(
     region::prune(&doc, root, kind);
     inner::clean(&doc, &[root], kind);
     let wide = doc.tree.get(&root).map_or(0, |n| n.normalized_char_count());
-    if kind.discussion || (chosen as f32) < wide as f32 * REGION_SHARE {
+    if kind.discussion || chosen < wide {
         MainContent {
             doc,
             roots: vec![root],
