@@ -267,6 +267,15 @@ fn uncleaned(
         }
         roots.push(p.id);
     }
+    // Siblings in Readability's result need not be siblings on the page: a
+    // block inside another would be rendered twice.
+    let all: Vec<NodeId> = roots.clone();
+    roots.retain(|id| {
+        fresh
+            .tree
+            .get(id)
+            .is_some_and(|n| !n.ancestors_it(None).any(|a| all.contains(&a.id)))
+    });
     for root in &roots {
         region::prune(&fresh, *root, kind);
     }
