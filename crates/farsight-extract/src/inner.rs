@@ -210,8 +210,14 @@ pub(crate) fn clean(doc: &Document, roots: &[NodeId], kind: PageKind) {
             _ if has(&META) && kind.article && !kind.discussion => s.text < cap(200),
             "p" | "div" | "ul" | "section" => {
                 // A run of two or more links with a label ("Don't miss:
-                // A, B, C") inside the text.
-                s.links >= 2 && s.link * 10 >= s.text * 7 && s.text < cap(600)
+                // A, B, C") inside the text; off articles and products (whose
+                // rows are "you may also like"), not one of a row of alike
+                // blocks, which is a listing's entry (an issue's title,
+                // labels and author are all links).
+                s.links >= 2
+                    && s.link * 10 >= s.text * 7
+                    && s.text < cap(600)
+                    && (kind.article || kind.product || !in_row(n))
             }
             _ => false,
         };
@@ -259,6 +265,19 @@ fn is_date_line(n: &NodeRef<'_>, name: &str, text: usize) -> bool {
     name == "time"
         || n.descendants_it()
             .any(|d| d.node_name().as_deref() == Some("time"))
+}
+
+/// Whether `n`, or its parent or grandparent, has an element sibling of the
+/// same tag and class beside it: an entry of a row of alike entries.
+fn in_row(n: &NodeRef<'_>) -> bool {
+    fn has_twin(e: &NodeRef<'_>) -> bool {
+        let alike =
+            |s: NodeRef<'_>| s.node_name() == e.node_name() && s.attr("class") == e.attr("class");
+        e.prev_element_sibling().is_some_and(alike) || e.next_element_sibling().is_some_and(alike)
+    }
+    std::iter::once(*n)
+        .chain(n.ancestors_it(Some(2)))
+        .any(|e| has_twin(&e))
 }
 
 /// Media in `n`, its parent or its grandparent: where a caption sits.
