@@ -3,8 +3,8 @@
 //! sibling sections: a hero, feature cards, a grid of items, an FAQ. A
 //! Readability-style engine picks the one block that scores best and leaves
 //! the rest; people marking such a page keep everything between the header
-//! and the footer. The region is that: the page's `<main>` (or its body),
-//! without furniture.
+//! and the footer. The region is that: the page's `<main>` without
+//! furniture (a thread's, or a failed page's, body when it has no `<main>`).
 
 use dom_query::{Document, NodeId, NodeRef};
 
@@ -39,10 +39,6 @@ const REGION_NOISE: [&str; 24] = [
     "announcement",
     "toolbar",
 ];
-
-/// Review widgets: furniture on a product page (people marking one leave
-/// the reviews out), content on a page of testimonials.
-const REVIEW_NOISE: [&str; 6] = ["review", "reviews", "rating", "ratings", "yotpo", "jdgm"];
 
 /// The main region of `doc`: its largest visible `<main>` (or
 /// `role="main"`) element. A page without one has not said where its
@@ -95,8 +91,6 @@ fn is_furniture(n: &NodeRef<'_>, kind: PageKind) -> bool {
     }
     let class = n.attr("class").unwrap_or_default().to_ascii_lowercase();
     let id = n.attr("id").unwrap_or_default().to_ascii_lowercase();
-    // "Edit this page" links of documentation; not the word "edit" alone,
-    // which GitHub puts on the wrapper of every comment.
     // "Showing 1-12 of 40 results".
     if [
         "result-count",
@@ -110,6 +104,8 @@ fn is_furniture(n: &NodeRef<'_>, kind: PageKind) -> bool {
     {
         return true;
     }
+    // "Edit this page" links of documentation; not the word "edit" alone,
+    // which GitHub puts on the wrapper of every comment.
     if ["edit-this-page", "edit-page", "editthispage", "page-edit"]
         .iter()
         .any(|f| class.contains(f) || id.contains(f))
@@ -121,5 +117,5 @@ fn is_furniture(n: &NodeRef<'_>, kind: PageKind) -> bool {
         .chain(id.split(|c: char| !c.is_ascii_alphanumeric() && c != '-'))
         .flat_map(|w| std::iter::once(w).chain(w.split('-')))
         .filter(|w| !w.is_empty());
-    words.any(|w| REGION_NOISE.contains(&w) || (kind.product && REVIEW_NOISE.contains(&w)))
+    words.any(|w| REGION_NOISE.contains(&w))
 }
