@@ -5,7 +5,8 @@ use dom_query::{Document, NodeData, NodeRef};
 /// Removes hidden and non-content elements from the whole document:
 /// `hidden`, `aria-hidden="true"`, inline `display:none` /
 /// `visibility:hidden`, `<template>`, `<noscript>`, scripts, styles, frames
-/// and form controls. Returns how many elements were removed.
+/// and form controls (buttons too, but for disclosure toggles that say
+/// something: an FAQ's question). Returns how many elements were removed.
 ///
 /// Class tokens that say "hidden" without hiding anything on a desktop page
 /// are dropped on the way (see [`visible_class`]).

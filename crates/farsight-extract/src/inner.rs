@@ -60,8 +60,8 @@ const HIDDEN_CLASSES: [&str; 6] = [
     "hidden",
 ];
 /// Class/id fragments of a forum post's author panel beyond the name
-/// (rank, post count, join date) and of signatures: people marking a
-/// thread keep who wrote and when, not the poster's statistics.
+/// (rank, post count, join date), its action bar and guest banners: people
+/// marking a thread keep who wrote and when, not the poster's statistics.
 const USER_PANEL: [&str; 24] = [
     "postcount",
     "membergroup",
@@ -132,9 +132,10 @@ struct Size {
     links: usize,
 }
 
-/// Removes the furniture described above from below `roots`. On a forum
-/// thread bylines and dates stay (each post's author and time are part of
-/// the thread); on a product page review widgets go whatever their size.
+/// Removes the furniture described above from below `roots`. Bylines and
+/// date lines go only from articles (a thread's posts and a listing's
+/// entries show who and when); on a product page review widgets go
+/// whatever their size.
 pub(crate) fn clean(doc: &Document, roots: &[NodeId], kind: PageKind) {
     let mut order: Vec<NodeRef<'_>> = Vec::new();
     for r in roots.iter().filter_map(|r| doc.tree.get(r)) {
