@@ -49,11 +49,12 @@ pub(crate) fn main_content(
         e => e,
     };
     let widen = kind.discussion || !kind.article;
-    // The engines edit the tree: measure the page's `<main>` before them.
-    let main_chars = widen
+    // The engines edit the tree: find and measure the page's `<main>` before
+    // them. Its id names the same element in every copy of `doc`.
+    let main = widen
         .then(|| region::find(&doc))
         .flatten()
-        .and_then(|id| doc.tree.get(&id).map(|n| n.normalized_char_count()));
+        .and_then(|id| doc.tree.get(&id).map(|n| (id, n.normalized_char_count())));
     // Pages that may be looked at again keep a copy of the parsed page: a
     // copy costs a fraction of a second parse.
     let src = Source {
@@ -68,9 +69,9 @@ pub(crate) fn main_content(
         if !widen {
             return found;
         }
-        return widen_to_region(found, &src, kind, main_chars);
+        return widen_to_region(found, src, kind, main);
     }
-    let doc = src.fresh();
+    let doc = src.into_fresh();
     boilerplate::strip(&doc);
     match doc.body().map(|b| b.id) {
         Some(body) => MainContent {
@@ -85,18 +86,19 @@ pub(crate) fn main_content(
 }
 
 /// The page's main region instead of `found` when `found` holds less text
-/// than the region without its furniture (see `region.rs`). A thread always takes its region (its body when
-/// it has no `<main>`): Readability drops short replies and every post's
-/// byline, which are the thread as much as the long posts.
+/// than the region without its furniture (see `region.rs`). A thread always
+/// takes its region (its body when it has no `<main>`): Readability drops
+/// short replies and every post's byline, which are the thread as much as
+/// the long posts.
 ///
-/// `main_chars` is the text of the page's `<main>` before any engine ran:
-/// furniture removal only shortens it, so when the chosen block already
-/// holds nearly that much, the region is not looked at.
+/// `main` is the page's `<main>` and its text before any engine ran:
+/// furniture removal only shortens that text, so when the chosen block
+/// already holds nearly that much, the region is not looked at.
 fn widen_to_region(
     found: MainContent,
-    src: &Source<'_>,
+    src: Source<'_>,
     kind: PageKind,
-    main_chars: Option<usize>,
+    main: Option<(NodeId, usize)>,
 ) -> MainContent {
     let chosen: usize = found
         .roots
@@ -108,17 +110,17 @@ fn widen_to_region(
     // link, which link pruning takes): the body minus furniture says more.
     let tiny = chosen < TINY_CONTENT;
     let covered = |main: usize| chosen as f32 >= main as f32 * MAIN_COVERED;
-    if !kind.discussion && !tiny && main_chars.is_none_or(covered) {
+    if !kind.discussion && !tiny && main.is_none_or(|(_, chars)| covered(chars)) {
         return found;
     }
-    let doc = src.fresh();
-    let main = region::find(&doc);
+    // The last look at the page: the kept copy itself, not a copy of it.
+    let doc = src.into_fresh();
     let body = || {
         (kind.discussion || tiny)
             .then(|| doc.body().map(|b| b.id))
             .flatten()
     };
-    let Some(root) = main.or_else(body) else {
+    let Some(root) = main.map(|(id, _)| id).or_else(body) else {
         return found;
     };
     region::prune(&doc, root, kind);
@@ -149,6 +151,11 @@ impl Source<'_> {
             Some(doc) => doc.clone(),
             None => visible_document(self.html),
         }
+    }
+
+    /// [`Source::fresh`] for the last look: the kept parse itself.
+    fn into_fresh(self) -> Document {
+        self.pristine.unwrap_or_else(|| visible_document(self.html))
     }
 }
 

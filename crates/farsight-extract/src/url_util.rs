@@ -82,12 +82,12 @@ pub(crate) fn looks_like_thread(url: &str) -> bool {
         "/topics/",
         "/comments/",
         "/discussion/",
+        "/questions/",
+        "viewtopic.php",
+        "showthread.php",
     ]
     .iter()
     .any(|p| path.contains(p))
-        || ["viewtopic.php", "showthread.php", "/questions/"]
-            .iter()
-            .any(|p| path.contains(p))
 }
 
 #[cfg(test)]
