@@ -1,78 +1,51 @@
 use std::fmt;
 
+use serde::{Deserialize, Serialize};
+
 use crate::Attempt;
+pub use crate::kind::ErrorKind;
 
-/// What went wrong with a search, in the terms an agent can act on.
-///
-/// The serialised names are the `errorKind` values of the tool contract.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[non_exhaustive]
-pub enum SearchErrorKind {
-    /// The key is missing, wrong or revoked. Never retried.
-    AuthenticationFailed,
-    /// Too many requests; `retry_after_ms` says when to come back.
-    RateLimited,
-    /// The plan's credits are spent. Never retried.
-    QuotaExceeded,
-    /// The query itself is unusable (too short, too long, malformed).
-    InvalidQuery,
-    /// The provider is down or answered 5xx.
-    ServiceUnavailable,
-    /// The provider did not answer in time.
-    Timeout,
-    /// The provider has no key or URL configured.
-    NotConfigured,
-    /// Anything else (an unparseable answer, a network failure...).
-    Unknown,
-}
-
-impl SearchErrorKind {
-    /// Whether trying again later can succeed.
-    pub fn is_retryable(self) -> bool {
-        matches!(
-            self,
-            Self::RateLimited | Self::ServiceUnavailable | Self::Timeout
-        )
-    }
-
-    /// The camelCase name used in JSON (`rateLimited`, ...).
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::AuthenticationFailed => "authenticationFailed",
-            Self::RateLimited => "rateLimited",
-            Self::QuotaExceeded => "quotaExceeded",
-            Self::InvalidQuery => "invalidQuery",
-            Self::ServiceUnavailable => "serviceUnavailable",
-            Self::Timeout => "timeout",
-            Self::NotConfigured => "notConfigured",
-            Self::Unknown => "unknown",
-        }
-    }
-}
-
-impl fmt::Display for SearchErrorKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+/// The former name of [`ErrorKind`], kept while code moves to the one name.
+pub type SearchErrorKind = ErrorKind;
 
 /// A failed search: a kind, a message for people and models, and what to do next.
 ///
 /// Messages never contain API keys: providers redact URLs before attaching them.
-#[derive(Debug, Clone, PartialEq)]
+///
+/// Serialised, it is the error answer of `web_search` (camelCase JSON with
+/// `query`, `errorKind`, `message`, `retryable`, ...).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(transparent)]
 pub struct SearchError {
     inner: Box<Inner>,
 }
 
-#[derive(Debug, Clone, PartialEq)]
+/// The fields of a [`SearchError`], in the order of its JSON.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
 struct Inner {
-    kind: SearchErrorKind,
+    /// The query as asked (empty until the service attaches it).
+    #[serde(default)]
+    query: String,
+    #[serde(rename = "errorKind")]
+    kind: ErrorKind,
     message: String,
-    suggestion: Option<String>,
+    /// Whether the same call may succeed later.
+    retryable: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     retry_after_ms: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    suggestion: Option<String>,
+    /// The provider's HTTP status (for logs; not part of the answer).
+    #[serde(skip)]
     status: Option<u16>,
+    /// The provider that failed, when one alone was asked.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     provider: Option<String>,
+    /// Every provider asked, and how each failed.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     attempts: Vec<Attempt>,
 }
 
@@ -103,10 +76,12 @@ impl SearchError {
     }
 
     /// A new error of `kind` with a message.
-    pub fn new(kind: SearchErrorKind, message: impl Into<String>) -> Self {
+    pub fn new(kind: ErrorKind, message: impl Into<String>) -> Self {
         Self {
             inner: Box::new(Inner {
+                query: String::new(),
                 kind,
+                retryable: kind.is_retryable(),
                 message: message.into(),
                 suggestion: None,
                 retry_after_ms: None,
@@ -115,6 +90,18 @@ impl SearchError {
                 attempts: Vec::new(),
             }),
         }
+    }
+
+    /// Attaches the query the error answers.
+    #[must_use]
+    pub fn with_query(mut self, query: impl Into<String>) -> Self {
+        self.inner.query = query.into();
+        self
+    }
+
+    /// The query the error answers (empty when none was attached).
+    pub fn query(&self) -> &str {
+        &self.inner.query
     }
 
     /// Adds what the caller should do about it.
@@ -220,7 +207,7 @@ impl SearchError {
 
     /// Whether trying again later can succeed.
     pub fn is_retryable(&self) -> bool {
-        self.inner.kind.is_retryable()
+        self.inner.retryable
     }
 
     /// How long to wait before retrying, when the provider said.

@@ -42,6 +42,9 @@
 
 mod cache;
 mod error;
+mod fusion;
+mod kind;
+pub mod lenient;
 mod model;
 mod normalize;
 mod provider;
@@ -55,6 +58,7 @@ pub mod testing;
 
 pub use cache::SearchCache;
 pub use error::{SearchError, SearchErrorKind};
+pub use kind::ErrorKind;
 pub use model::{
     DateRange, ProviderAnswer, ProviderQuery, ProviderSettings, RawResult, SearchDepth, Topic,
 };
@@ -72,7 +76,8 @@ pub use provider::wikipedia::WikipediaProvider;
 pub use rate_limit::RateLimit;
 pub use registry::{build_provider, provider_env_vars, provider_names};
 pub use request::{
-    DEFAULT_MAX_RESULTS, MAX_QUERY_CHARS, MAX_RESULTS, MIN_QUERY_CHARS, SearchRequest,
+    DEFAULT_MAX_RESULTS, MAX_QUERY_CHARS, MAX_RESULTS, MIN_QUERY_CHARS, ProviderChoice,
+    SearchRequest,
 };
 pub use response::{Attempt, NO_RESULTS_SUGGESTION, SearchResponse, SearchResult};
 pub use retry::RetryPolicy;

@@ -4,6 +4,7 @@ use serde::{Deserialize, Serialize};
 
 /// How recent results must be.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum DateRange {
     /// The last 24 hours.
@@ -18,6 +19,7 @@ pub enum DateRange {
 
 /// What kind of results to look for.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum Topic {
     /// Ordinary web results.
@@ -29,12 +31,14 @@ pub enum Topic {
 
 /// How thorough the search should be.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum SearchDepth {
     /// A fast search returning snippets.
     #[default]
     Basic,
     /// A thorough search (Tavily's `advanced`); page content is added by the caller.
+    #[serde(alias = "advanced")]
     Deep,
 }
 

@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::{SearchError, SearchErrorKind};
+use crate::{ErrorKind, SearchError};
 
 /// The `suggestion` of an answer without results.
 pub const NO_RESULTS_SUGGESTION: &str =
@@ -10,6 +10,7 @@ pub const NO_RESULTS_SUGGESTION: &str =
 
 /// The answer to a search, in the tool's output shape (camelCase JSON).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct SearchResponse {
     /// The query as asked.
@@ -18,7 +19,7 @@ pub struct SearchResponse {
     pub total_results: u64,
     /// The results, best first: clean text, deduplicated, domain filters applied.
     pub results: Vec<SearchResult>,
-    /// The provider that answered.
+    /// The provider that answered ("brave+duckduckgo" when several were merged).
     pub search_engine: String,
     /// How long the search took, in seconds.
     pub search_time: f64,
@@ -27,16 +28,22 @@ pub struct SearchResponse {
     /// What to try next when there are no results.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub suggestion: Option<String>,
-    /// Providers that failed before the one that answered.
+    /// Providers that failed (before the one that answered, or beside the
+    /// ones that were merged).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub attempts: Vec<Attempt>,
     /// Filters the answering provider could not honour (`dateRange`, `safeSearch`, `topic`...).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub unapplied_filters: Vec<String>,
+    /// Deep search: estimated tokens of all `content` together (never above
+    /// the request's `maxContentTokens`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub content_tokens: Option<usize>,
 }
 
 /// One result.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct SearchResult {
     /// The page title, plain text.
@@ -48,23 +55,33 @@ pub struct SearchResult {
     /// The registrable domain (`docs.rs`, `bbc.co.uk`).
     pub domain: String,
     /// `YYYY-MM-DD` when the provider gave a date.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub date_published: Option<String>,
-    /// The provider's relevance score, when it gives one.
+    /// The provider's relevance score, or with several providers the
+    /// reciprocal-rank-fusion score.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub score: Option<f64>,
-    /// Page content, when the provider returned some.
+    /// Page content: the provider's, or with deep search the page's passages
+    /// that best answer the query, in page order ("[…]" marks text left out).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub content: Option<String>,
+    /// Deep search: why the page could not be read; the snippet stands.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub content_error: Option<ErrorKind>,
+    /// Several providers at once: the providers that returned this result.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub providers: Vec<String>,
 }
 
 /// A provider that was asked and failed.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Attempt {
     /// The provider's name.
     pub provider: String,
     /// How it failed.
-    pub error_kind: SearchErrorKind,
+    pub error_kind: ErrorKind,
     /// What it said.
     pub message: String,
 }

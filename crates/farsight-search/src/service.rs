@@ -297,20 +297,44 @@ impl SearchService {
             .collect()
     }
 
-    /// Runs a search: the explicit provider alone, or the default chain until
-    /// one answers.
+    /// Runs a search: the default chain until one provider answers, the
+    /// provider named in [`SearchRequest::provider`] alone, or several named
+    /// providers (or `"all"`) at once, merged by reciprocal rank fusion.
     ///
     /// # Errors
     ///
     /// `invalidQuery` for a query or filter that cannot be searched (never
     /// passed on to another provider); `notConfigured` for an explicit
     /// provider that is not set up; otherwise the failure of the provider
-    /// asked by name, or one error for the whole chain (see
-    /// [`SearchError::from_attempts`]). When the chain was walked, the error's
-    /// [`SearchError::attempts`] lists the providers that failed.
+    /// asked by name, or one error for all the providers asked (see
+    /// [`SearchError::from_attempts`]), whose [`SearchError::attempts`] lists
+    /// them. The error carries the query ([`SearchError::query`]).
     pub async fn search(&self, request: SearchRequest) -> Result<SearchResponse, SearchError> {
+        let names = request.provider_names();
+        let answer = match names.as_slice() {
+            [] => self.search_chain(&request, None).await,
+            [all] if all == "all" => {
+                let every: Vec<String> = self
+                    .provider_names()
+                    .into_iter()
+                    .map(str::to_owned)
+                    .collect();
+                self.search_fused(&request, &every).await
+            }
+            [one] => self.search_chain(&request, Some(one)).await,
+            many => self.search_fused(&request, many).await,
+        };
+        answer.map_err(|e| e.with_query(request.query.clone()))
+    }
+
+    /// The default chain (`provider` `None`) or one provider alone.
+    pub(crate) async fn search_chain(
+        &self,
+        request: &SearchRequest,
+        provider: Option<&str>,
+    ) -> Result<SearchResponse, SearchError> {
         let started = Instant::now();
-        let normalized = self.normalize(&request)?;
+        let normalized = self.normalize(request, provider)?;
         let explicit = normalized.provider.is_some();
         let chain = self.chain_for(normalized.provider.as_deref())?;
 
@@ -390,7 +414,11 @@ impl SearchService {
         Err(SearchError::from_attempts(attempts))
     }
 
-    fn normalize(&self, request: &SearchRequest) -> Result<Normalized, SearchError> {
+    fn normalize(
+        &self,
+        request: &SearchRequest,
+        provider: Option<&str>,
+    ) -> Result<Normalized, SearchError> {
         let query = request
             .query
             .split_whitespace()
@@ -452,10 +480,12 @@ impl SearchService {
                 .safe_search
                 .unwrap_or(self.inner.default_safe_search),
             topic: request.topic,
-            depth: request.depth,
-            provider: request
-                .provider
-                .as_deref()
+            depth: if request.wants_content() {
+                crate::SearchDepth::Deep
+            } else {
+                request.depth
+            },
+            provider: provider
                 .map(|p| p.trim().to_ascii_lowercase())
                 .filter(|p| !p.is_empty()),
         })
@@ -655,6 +685,8 @@ fn build_response(
                 .content
                 .map(|c| c.trim().to_owned())
                 .filter(|c| !c.is_empty()),
+            content_error: None,
+            providers: Vec::new(),
         });
         if results.len() >= count {
             break;
@@ -676,5 +708,6 @@ fn build_response(
             .iter()
             .map(|f| (*f).to_owned())
             .collect(),
+        content_tokens: None,
     }
 }

@@ -26,9 +26,14 @@ mod service;
 
 pub use cli::{Cli, UsageError, run};
 pub use config::Config;
+/// The search model is the engine's own: `web_search` takes a
+/// [`SearchRequest`] and answers a [`SearchResponse`] or a [`SearchError`];
+/// every `errorKind` of both tools is an [`ErrorKind`].
+pub use farsight_search::{
+    Attempt, DateRange, ErrorKind, ProviderChoice, SearchDepth, SearchError, SearchRequest,
+    SearchResponse, SearchResult, Topic,
+};
 pub use service::{
     CallOptions, DEFAULT_MAX_CONTENT_TOKENS, FetchFormat, FetchLink, FetchMetadata, FetchRequest,
-    FetchResponse, FetchStatus, ProviderChoice, SearchAttempt, SearchDateRange, SearchDepthArg,
-    SearchTopic, Service, WebSearchError, WebSearchRequest, WebSearchResponse, WebSearchResult,
-    extract_document,
+    FetchResponse, FetchStatus, Service, extract_document,
 };

@@ -11,7 +11,7 @@ use crate::service::FetchResponse;
 pub fn fetch_text(r: &FetchResponse, read_on: &str) -> String {
     let mut out = String::new();
     if r.is_error() {
-        let kind = r.error_kind.as_deref().unwrap_or("error");
+        let kind = r.error_kind.map_or("error", |k| k.as_str());
         let _ = write!(out, "Error ({kind}");
         if let Some(code) = r.error_code {
             let _ = write!(out, ", HTTP {code}");
@@ -91,7 +91,7 @@ mod tests {
         let r = FetchResponse {
             url: "https://e.x/missing".into(),
             status: FetchStatus::Error,
-            error_kind: Some("httpStatus".into()),
+            error_kind: Some(farsight_search::ErrorKind::HttpStatus),
             error_code: Some(404),
             message: Some("Page not found".into()),
             suggestion: Some("Verify the URL".into()),

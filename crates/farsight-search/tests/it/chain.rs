@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use farsight_search::testing::{MockProvider, raw_result};
-use farsight_search::{SearchErrorKind, SearchRequest, SearchService};
+use farsight_search::{ProviderChoice, SearchErrorKind, SearchRequest, SearchService};
 
 fn tried(attempts: &[farsight_search::Attempt]) -> Vec<(&str, SearchErrorKind)> {
     attempts
@@ -36,7 +36,7 @@ async fn the_default_chain_is_a_subset_and_any_provider_can_still_be_named() {
 
     let r = s
         .search(SearchRequest {
-            provider: Some("b".into()),
+            provider: Some(ProviderChoice::One("b".into())),
             ..SearchRequest::new("qq")
         })
         .await
@@ -92,7 +92,7 @@ async fn a_fully_failed_search_carries_every_attempt() {
     // Named alone, a provider's failure is its own, with no attempt list.
     let e = s
         .search(SearchRequest {
-            provider: Some("b".into()),
+            provider: Some(ProviderChoice::One("b".into())),
             ..SearchRequest::new("qq")
         })
         .await

@@ -6,8 +6,8 @@ use std::time::Duration;
 
 use farsight_search::testing::{MockProvider, raw_result, simulated_error};
 use farsight_search::{
-    ProviderAnswer, RateLimit, RawResult, RetryPolicy, SearchCache, SearchErrorKind, SearchRequest,
-    SearchService,
+    ProviderAnswer, ProviderChoice, RateLimit, RawResult, RetryPolicy, SearchCache,
+    SearchErrorKind, SearchRequest, SearchService,
 };
 use tokio::time::Instant;
 
@@ -244,7 +244,8 @@ async fn response_json_has_the_contract_shape() {
     assert_eq!(json["searchEngine"], "second");
     assert!(json["searchTime"].is_number() && json["responseTimeMs"].is_number());
     assert_eq!(json["results"][0]["domain"], "a.example");
-    assert!(json["results"][0].get("datePublished").is_some());
+    // Unknown dates are left out, as every other absent field.
+    assert!(json["results"][0].get("datePublished").is_none());
     assert!(json["results"][0].get("score").is_none());
     assert_eq!(json["attempts"][0]["provider"], "first");
     assert_eq!(json["attempts"][0]["errorKind"], "authenticationFailed");
@@ -497,7 +498,7 @@ async fn an_explicit_provider_is_asked_alone() {
     let s = service(vec![a.clone(), b.clone()]);
     let e = s
         .search(SearchRequest {
-            provider: Some("Tavily".into()),
+            provider: Some(ProviderChoice::One("Tavily".into())),
             ..SearchRequest::new("qq")
         })
         .await
@@ -507,7 +508,7 @@ async fn an_explicit_provider_is_asked_alone() {
 
     let e = s
         .search(SearchRequest {
-            provider: Some("google".into()),
+            provider: Some(ProviderChoice::One("google".into())),
             ..SearchRequest::new("qq")
         })
         .await
@@ -521,7 +522,7 @@ async fn an_explicit_provider_is_asked_alone() {
 
     let e = s
         .search(SearchRequest {
-            provider: Some("bing".into()),
+            provider: Some(ProviderChoice::One("bing".into())),
             ..SearchRequest::new("qq")
         })
         .await
@@ -529,7 +530,7 @@ async fn an_explicit_provider_is_asked_alone() {
     assert!(e.message().contains("retired"), "{e}");
     let e = s
         .search(SearchRequest {
-            provider: Some("altavista".into()),
+            provider: Some(ProviderChoice::One("altavista".into())),
             ..SearchRequest::new("qq")
         })
         .await
@@ -690,7 +691,7 @@ async fn answers_are_cached_by_normalised_request() {
     .await
     .expect("ok");
     s.search(SearchRequest {
-        provider: Some("mock".into()),
+        provider: Some(ProviderChoice::One("mock".into())),
         ..SearchRequest::new("rust async")
     })
     .await
@@ -783,7 +784,7 @@ async fn a_keyless_provider_left_out_of_the_chain_says_so() {
     let s = service(vec![Arc::new(MockProvider::new("brave"))]);
     let e = s
         .search(SearchRequest {
-            provider: Some("wikipedia".into()),
+            provider: Some(ProviderChoice::One("wikipedia".into())),
             ..SearchRequest::new("qq")
         })
         .await

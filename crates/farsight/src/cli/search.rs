@@ -13,10 +13,8 @@ use crate::context::{
     looks_like_directive, parse_directive, render_compact, render_directive_answer, render_full,
     render_search_error,
 };
-use crate::service::{
-    CallOptions, ProviderChoice, SearchDateRange, SearchDepthArg, SearchTopic, Service,
-    WebSearchRequest,
-};
+use crate::service::{CallOptions, Service};
+use farsight_search::{DateRange, ProviderChoice, SearchDepth, SearchRequest, Topic};
 
 /// How the answer is printed.
 enum Output {
@@ -48,15 +46,15 @@ pub(super) async fn search(config: Config, args: SearchArgs) -> anyhow::Result<E
                     serde_json::to_string_pretty(&answer).context("cannot encode the answer")?
                         + "\n"
                 }
-                Output::Compact => render_compact(&answer.to_engine()),
-                Output::Full => render_full(&answer.to_engine()),
+                Output::Compact => render_compact(&answer),
+                Output::Full => render_full(&answer),
                 Output::Directive => {
                     let depth = if request.wants_content() {
-                        farsight_search::SearchDepth::Deep
+                        SearchDepth::Deep
                     } else {
-                        farsight_search::SearchDepth::Basic
+                        SearchDepth::Basic
                     };
-                    render_directive_answer(&answer.to_engine(), depth)
+                    render_directive_answer(&answer, depth)
                 }
             };
             write_stdout(&text)?;
@@ -81,12 +79,11 @@ pub(super) async fn search(config: Config, args: SearchArgs) -> anyhow::Result<E
 fn request_of(
     args: &SearchArgs,
     directive: bool,
-) -> Result<(WebSearchRequest, Option<Output>), UsageError> {
+) -> Result<(SearchRequest, Option<Output>), UsageError> {
     let mut r = if directive {
-        let parsed = parse_directive(&args.query).map_err(|e| UsageError(e.to_string()))?;
-        WebSearchRequest::from_engine(&parsed)
+        parse_directive(&args.query).map_err(|e| UsageError(e.to_string()))?
     } else {
-        WebSearchRequest::new(args.query.clone())
+        SearchRequest::new(args.query.clone())
     };
     if args.max_results.is_some() {
         r.max_results = args.max_results;
@@ -100,10 +97,10 @@ fn request_of(
         .extend(args.exclude_domains.iter().cloned());
     if let Some(d) = args.date_range {
         r.date_range = Some(match d {
-            DateRangeArg::Day => SearchDateRange::Day,
-            DateRangeArg::Week => SearchDateRange::Week,
-            DateRangeArg::Month => SearchDateRange::Month,
-            DateRangeArg::Year => SearchDateRange::Year,
+            DateRangeArg::Day => DateRange::Day,
+            DateRangeArg::Week => DateRange::Week,
+            DateRangeArg::Month => DateRange::Month,
+            DateRangeArg::Year => DateRange::Year,
         });
     }
     if let Some(s) = args.safe_search {
@@ -111,17 +108,17 @@ fn request_of(
     }
     if let Some(t) = args.topic {
         r.topic = match t {
-            TopicArg::General => SearchTopic::General,
-            TopicArg::News => SearchTopic::News,
+            TopicArg::General => Topic::General,
+            TopicArg::News => Topic::News,
         };
     }
     if let Some(p) = &args.provider {
         r.provider = Some(ProviderChoice::One(p.clone()));
     }
     if let Some(d) = args.depth {
-        r.search_depth = match d {
-            DepthArg::Basic => SearchDepthArg::Basic,
-            DepthArg::Deep => SearchDepthArg::Deep,
+        r.depth = match d {
+            DepthArg::Basic => SearchDepth::Basic,
+            DepthArg::Deep => SearchDepth::Deep,
         };
     }
     if let Some(n) = args.max_content_tokens {

@@ -201,7 +201,7 @@ fn link_target(url: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use farsight_search::{Attempt, SearchErrorKind};
+    use farsight_search::{Attempt, ErrorKind};
 
     fn response(with_content: bool) -> SearchResponse {
         let result = |n: u32, title: &str, url: &str, domain: &str, snippet: &str| SearchResult {
@@ -214,6 +214,8 @@ mod tests {
             content: with_content.then(|| {
                 format!("Passage one of result {n}.\n\n[…]\n\nPassage two of result {n}.")
             }),
+            content_error: None,
+            providers: Vec::new(),
         };
         SearchResponse {
             query: "react native performance".to_owned(),
@@ -240,10 +242,11 @@ mod tests {
             suggestion: None,
             attempts: vec![Attempt {
                 provider: "tavily".to_owned(),
-                error_kind: SearchErrorKind::RateLimited,
+                error_kind: ErrorKind::RateLimited,
                 message: "slow down".to_owned(),
             }],
             unapplied_filters: vec![],
+            content_tokens: None,
         }
     }
 

@@ -1,6 +1,6 @@
 //! What a model reads about `web_search`, and the text of its answers.
 
-use crate::service::{WebSearchError, WebSearchResponse};
+use farsight_search::{SearchError, SearchResponse};
 
 use super::{render_compact, render_full};
 
@@ -35,23 +35,22 @@ On failure the result is an error with errorKind, message, retryable, retryAfter
 
 /// The text of a search answer: the full format when pages were read (deep
 /// search), else the compact one; both end with the `Sources:` list.
-pub fn render_search_text(response: &WebSearchResponse) -> String {
-    let engine = response.to_engine();
+pub fn render_search_text(response: &SearchResponse) -> String {
     if response.results.iter().any(|r| r.content.is_some()) {
-        render_full(&engine)
+        render_full(response)
     } else {
-        render_compact(&engine)
+        render_compact(response)
     }
 }
 
 /// The text of a failed search, for a person (the CLI's stderr).
-pub fn render_search_error(error: &WebSearchError) -> String {
-    let mut out = format!("Error ({}): {}\n", error.error_kind, error.message);
-    if let Some(s) = &error.suggestion {
+pub fn render_search_error(error: &SearchError) -> String {
+    let mut out = format!("Error ({}): {}\n", error.kind(), error.message());
+    if let Some(s) = error.suggestion() {
         out.push_str(&format!("Suggestion: {s}\n"));
     }
-    if error.retryable {
-        match error.retry_after_ms {
+    if error.is_retryable() {
+        match error.retry_after_ms() {
             Some(ms) => out.push_str(&format!("Retryable: yes, after {ms} ms\n")),
             None => out.push_str("Retryable: yes\n"),
         }

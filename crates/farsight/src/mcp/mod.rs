@@ -3,13 +3,16 @@
 
 use std::sync::Arc;
 
+mod args;
 mod http;
 mod stdio;
 
+use rmcp::handler::server::common::schema_for_type;
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::tool::schema_for_output;
-use rmcp::handler::server::wrapper::Parameters;
-use rmcp::model::{CallToolResult, ContentBlock, Implementation, ServerCapabilities, ServerConfig};
+use rmcp::model::{
+    CallToolResult, ContentBlock, Implementation, JsonObject, ServerCapabilities, ServerConfig,
+};
 use rmcp::{ServerHandler, tool, tool_handler, tool_router};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
@@ -18,10 +21,8 @@ pub use stdio::serve_stdio;
 
 use crate::context::{WEB_SEARCH_DESCRIPTION, render_search_text};
 use crate::render;
-use crate::service::{
-    CallOptions, FetchRequest, FetchResponse, FetchStatus, Service, WebSearchError,
-    WebSearchRequest, WebSearchResponse,
-};
+use crate::service::{CallOptions, FetchRequest, FetchResponse, FetchStatus, Service};
+use farsight_search::{ErrorKind, SearchError, SearchRequest, SearchResponse};
 
 /// The order of `tools/list`: search first, as an agent uses them.
 const TOOL_ORDER: [&str; 2] = ["web_search", "web_fetch"];
@@ -29,6 +30,11 @@ const TOOL_ORDER: [&str; 2] = ["web_search", "web_fetch"];
 /// How long a refused call is told to wait: calls take tens of milliseconds
 /// to seconds, so a second frees a slot most of the time.
 const OVERLOADED_RETRY_MS: u64 = 1_000;
+
+/// What a refused call says, on both tools.
+const OVERLOADED_MESSAGE: &str = "farsight is serving as many calls as it is allowed to at once";
+const OVERLOADED_SUGGESTION: &str =
+    "Retry in a moment; the server's [server].max_in_flight bounds concurrent calls";
 
 /// What the model reads about `web_fetch`, adapted from the specification's
 /// "Description for LLM".
@@ -108,9 +114,9 @@ impl FarsightMcp {
             let answer = FetchResponse {
                 url: url.to_owned(),
                 status: FetchStatus::Error,
-                error_kind: Some("overloaded".to_owned()),
-                message: Some("farsight is serving as many calls as it is allowed to at once".to_owned()),
-                suggestion: Some("Retry in a moment; the server's [server].max_in_flight bounds concurrent calls".to_owned()),
+                error_kind: Some(ErrorKind::Overloaded),
+                message: Some(OVERLOADED_MESSAGE.to_owned()),
+                suggestion: Some(OVERLOADED_SUGGESTION.to_owned()),
                 retryable: Some(true),
                 retry_after_ms: Some(OVERLOADED_RETRY_MS),
                 ..FetchResponse::default()
@@ -127,7 +133,8 @@ impl FarsightMcp {
     #[tool(
         name = "web_search",
         description = WEB_SEARCH_DESCRIPTION,
-        output_schema = schema_for_output::<WebSearchResponse>(),
+        input_schema = schema_for_type::<SearchRequest>(),
+        output_schema = schema_for_output::<SearchResponse>(),
         annotations(
             title = "Search the web",
             read_only_hint = true,
@@ -136,23 +143,23 @@ impl FarsightMcp {
             open_world_hint = true
         )
     )]
-    async fn web_search(
-        &self,
-        Parameters(request): Parameters<WebSearchRequest>,
-    ) -> CallToolResult {
+    async fn web_search(&self, arguments: JsonObject) -> CallToolResult {
+        let request: SearchRequest =
+            match args::read_args(&arguments, &schema_for_type::<SearchRequest>()) {
+                Ok(r) => r,
+                Err(e) => {
+                    let refused = SearchError::new(ErrorKind::InvalidArgument, e.message)
+                        .with_query(text_arg(&arguments, "query"))
+                        .with_suggestion("Fix that argument and call web_search again.");
+                    return tool_result(&refused, true, |_| String::new());
+                }
+            };
         let _permit = match self.calls.as_ref().map(|c| c.clone().try_acquire_owned()) {
             Some(Err(_)) => {
-                let refused = WebSearchError {
-                    query: request.query.clone(),
-                    error_kind: "overloaded".to_owned(),
-                    message: "farsight is serving as many calls as it is allowed to at once"
-                        .to_owned(),
-                    retryable: true,
-                    retry_after_ms: Some(OVERLOADED_RETRY_MS),
-                    suggestion: Some("Retry in a moment; the server's [server].max_in_flight bounds concurrent calls".to_owned()),
-                    provider: None,
-                    attempts: Vec::new(),
-                };
+                let refused = SearchError::new(ErrorKind::Overloaded, OVERLOADED_MESSAGE)
+                    .with_query(request.query.clone())
+                    .with_retry_after_ms(Some(OVERLOADED_RETRY_MS))
+                    .with_suggestion(OVERLOADED_SUGGESTION);
                 return tool_result(&refused, true, |_| String::new());
             }
             permit => permit.and_then(Result::ok),
@@ -170,6 +177,7 @@ impl FarsightMcp {
     #[tool(
         name = "web_fetch",
         description = WEB_FETCH_DESCRIPTION,
+        input_schema = schema_for_type::<FetchRequest>(),
         output_schema = schema_for_output::<FetchResponse>(),
         annotations(
             title = "Fetch a web page",
@@ -179,7 +187,23 @@ impl FarsightMcp {
             open_world_hint = true
         )
     )]
-    async fn web_fetch(&self, Parameters(request): Parameters<FetchRequest>) -> CallToolResult {
+    async fn web_fetch(&self, arguments: JsonObject) -> CallToolResult {
+        let request: FetchRequest =
+            match args::read_args(&arguments, &schema_for_type::<FetchRequest>()) {
+                Ok(r) => r,
+                Err(e) => {
+                    let refused = FetchResponse {
+                        url: text_arg(&arguments, "url"),
+                        status: FetchStatus::Error,
+                        error_kind: Some(ErrorKind::InvalidArgument),
+                        message: Some(e.message),
+                        suggestion: Some("Fix that argument and call web_fetch again.".to_owned()),
+                        retryable: Some(false),
+                        ..FetchResponse::default()
+                    };
+                    return tool_result(&refused, true, |_| String::new());
+                }
+            };
         let _permit = match self.admit(&request.url) {
             Ok(permit) => permit,
             Err(refused) => return refused,
@@ -192,6 +216,15 @@ impl FarsightMcp {
             render::fetch_text(a, "startIndex =")
         })
     }
+}
+
+/// A string argument as sent (for an error answer that echoes it), or empty.
+fn text_arg(arguments: &JsonObject, name: &str) -> String {
+    arguments
+        .get(name)
+        .and_then(serde_json::Value::as_str)
+        .unwrap_or_default()
+        .to_owned()
 }
 
 /// A tool result with `structuredContent` and, for text-only clients, a text

@@ -19,7 +19,7 @@ use tokio::sync::Semaphore;
 use tokio::task::JoinSet;
 
 use super::extract::extract_document;
-use super::search_model::WebSearchResult;
+use farsight_search::{ErrorKind, SearchResult};
 
 /// How the pages of a deep search are read.
 #[derive(Debug, Clone, Copy)]
@@ -35,14 +35,14 @@ pub(crate) struct DeepLimits {
 }
 
 /// A page's text, or the kind of error that kept it from being read.
-type PageText = Result<String, String>;
+type PageText = Result<String, ErrorKind>;
 
 /// Fills `content` (or `contentError`) of every result and returns the
 /// estimated tokens of all content together (at most `limits.max_tokens`).
 pub(crate) async fn add_content(
     fetcher: Option<&Fetcher>,
     query: &str,
-    results: &mut [WebSearchResult],
+    results: &mut [SearchResult],
     limits: DeepLimits,
 ) -> usize {
     if results.is_empty() {
@@ -57,7 +57,7 @@ pub(crate) async fn add_content(
         Ok(s) => s,
         Err(e) => {
             tracing::error!("passage selection failed: {e}");
-            vec![Err("unknown".to_owned()); results.len()]
+            vec![Err(ErrorKind::Unknown); results.len()]
         }
     };
     let mut total = 0;
@@ -80,11 +80,11 @@ pub(crate) async fn add_content(
 /// The text of every result's page, in result order.
 async fn read_pages(
     fetcher: Option<&Fetcher>,
-    results: &mut [WebSearchResult],
+    results: &mut [SearchResult],
     limits: DeepLimits,
 ) -> Vec<PageText> {
     // Anything still unread at the deadline stays a timeout.
-    let mut texts: Vec<PageText> = vec![Err("timeout".to_owned()); results.len()];
+    let mut texts: Vec<PageText> = vec![Err(ErrorKind::Timeout); results.len()];
     let permits = Arc::new(Semaphore::new(limits.concurrency.max(1)));
     let mut tasks = JoinSet::new();
     for (i, r) in results.iter_mut().enumerate() {
@@ -93,7 +93,7 @@ async fn read_pages(
             continue;
         }
         let Some(fetcher) = fetcher else {
-            texts[i] = Err("disabled".to_owned());
+            texts[i] = Err(ErrorKind::Disabled);
             continue;
         };
         let fetcher = fetcher.clone();
@@ -130,7 +130,7 @@ async fn read_page(fetcher: &Fetcher, url: &str, bypass_cache: bool) -> PageText
     let page = fetcher
         .fetch(url, &FetchOptions::new().bypass_cache(bypass_cache))
         .await
-        .map_err(|e| e.kind().as_str().to_owned())?;
+        .map_err(|e| ErrorKind::from(e.kind()))?;
     let text = match page.kind {
         PageKind::Html => {
             let options = ExtractOptions::new(Format::Markdown).base_url(page.url.clone());
@@ -140,7 +140,7 @@ async fn read_page(fetcher: &Fetcher, url: &str, bypass_cache: bool) -> PageText
     };
     if text.trim().is_empty() {
         // An empty extraction is almost always a page rendered by JavaScript.
-        return Err("noContent".to_owned());
+        return Err(ErrorKind::NoContent);
     }
     Ok(text)
 }
@@ -151,7 +151,7 @@ fn select_all(
     query: &str,
     texts: &[PageText],
     max_tokens: usize,
-) -> Vec<Result<Option<(String, usize)>, String>> {
+) -> Vec<Result<Option<(String, usize)>, ErrorKind>> {
     let available: Vec<usize> = texts
         .iter()
         .map(|t| t.as_ref().map_or(0, |text| estimate_tokens(text)))
@@ -161,7 +161,7 @@ fn select_all(
         .iter()
         .zip(shares)
         .map(|(t, share)| match t {
-            Err(kind) => Err(kind.clone()),
+            Err(kind) => Err(*kind),
             Ok(_) if share == 0 => Ok(None),
             Ok(text) => {
                 let s = select_within_budget(query, text, share);
@@ -186,7 +186,7 @@ mod tests {
         };
         let texts = vec![
             Ok(page("weather")),
-            Err("httpStatus".to_owned()),
+            Err(ErrorKind::HttpStatus),
             Ok(page("ships")),
         ];
         let out = select_all("when did the keeper light the lamp", &texts, 300);
@@ -195,7 +195,7 @@ mod tests {
             .filter_map(|o| o.as_ref().ok().and_then(|s| s.as_ref().map(|(_, t)| *t)))
             .sum();
         assert!(tokens <= 300, "{tokens}");
-        assert_eq!(out[1], Err("httpStatus".to_owned()));
+        assert_eq!(out[1], Err(ErrorKind::HttpStatus));
         for i in [0, 2] {
             let (text, _) = out[i].as_ref().unwrap().as_ref().unwrap();
             assert!(text.contains("lit the lamp"), "{text}");

@@ -2,6 +2,7 @@
 
 use farsight_extract::{Document, ExtractOptions};
 use farsight_net::{FetchOptions, Page, PageKind};
+use farsight_search::ErrorKind;
 
 use super::extract::extract_document;
 use super::model::{FetchLink, FetchMetadata, FetchRequest, FetchResponse, FetchStatus};
@@ -22,7 +23,7 @@ impl Service {
             return FetchResponse {
                 url: request.url.clone(),
                 status: FetchStatus::Error,
-                error_kind: Some("disabled".to_owned()),
+                error_kind: Some(ErrorKind::Disabled),
                 message: Some("web_fetch is disabled in this farsight configuration".to_owned()),
                 suggestion: Some(
                     "Unset WEB_FETCH_ENABLED=false or set [fetch].enabled = true".to_owned(),
@@ -91,7 +92,7 @@ fn document_response(
                 url,
                 status: FetchStatus::Error,
                 title: doc.title,
-                error_kind: Some("tooLarge".to_owned()),
+                error_kind: Some(ErrorKind::TooLarge),
                 message: Some(
                     "The page is larger than the download limit and nothing readable arrived \
                      before the cut"
@@ -229,7 +230,7 @@ fn net_error_response(url: &str, e: &farsight_net::Error) -> FetchResponse {
     FetchResponse {
         url: url.to_owned(),
         status: FetchStatus::Error,
-        error_kind: Some(e.kind().as_str().to_owned()),
+        error_kind: Some(e.kind().into()),
         error_code: e.status(),
         message: Some(e.message().to_owned()),
         suggestion: e.suggestion().map(str::to_owned),
@@ -262,7 +263,7 @@ mod tests {
     fn empty_content_of_a_cut_page_is_too_large() {
         let r = document_response("u".into(), doc(""), &FetchRequest::new("u"), true);
         assert_eq!(r.status, FetchStatus::Error);
-        assert_eq!(r.error_kind.as_deref(), Some("tooLarge"));
+        assert_eq!(r.error_kind, Some(ErrorKind::TooLarge));
     }
 
     #[test]

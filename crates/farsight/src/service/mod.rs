@@ -5,10 +5,8 @@ mod deep;
 mod extract;
 mod fetch;
 mod focus;
-mod fusion;
 mod model;
 mod search;
-mod search_model;
 mod window;
 
 use std::sync::Arc;
@@ -21,10 +19,7 @@ use crate::config::Config;
 pub use extract::extract_document;
 pub(crate) use fetch::html_response;
 pub use model::{FetchFormat, FetchLink, FetchMetadata, FetchRequest, FetchResponse, FetchStatus};
-pub use search_model::{
-    DEFAULT_MAX_CONTENT_TOKENS, ProviderChoice, SearchAttempt, SearchDateRange, SearchDepthArg,
-    SearchTopic, WebSearchError, WebSearchRequest, WebSearchResponse, WebSearchResult,
-};
+pub use search::DEFAULT_MAX_CONTENT_TOKENS;
 
 /// The long-lived handle behind every tool: cheap to clone (an `Arc` inside),
 /// shared by all calls.

@@ -1,5 +1,6 @@
 //! What `web_fetch` takes and gives, on every surface (MCP, CLI, library).
 
+use farsight_search::{ErrorKind, lenient};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -7,12 +8,12 @@ use serde::{Deserialize, Serialize};
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum FetchFormat {
-    /// Markdown: headings, lists, tables and links kept. Best for reading.
+    /// Markdown (headings, lists, tables, links).
     #[default]
     Markdown,
-    /// Plain text, blocks separated by blank lines. Fewest tokens.
+    /// Plain text: fewest tokens.
     Text,
-    /// Sanitised HTML (no scripts, styles or event handlers). For exact structure.
+    /// Sanitised HTML.
     Html,
 }
 
@@ -35,40 +36,44 @@ fn yes() -> bool {
 }
 
 /// Fetch one web page and return its readable content.
+///
+/// Numbers and booleans may come as strings (`"2000"`, `"false"`), as some
+/// clients send them; snake_case names are accepted too. The doc comments of
+/// the fields are the input schema's descriptions a model reads: keep them
+/// short.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct FetchRequest {
-    /// The page to fetch: an absolute http:// or https:// URL, e.g.
-    /// "https://docs.example.com/api". Addresses on private networks are refused.
+    /// Absolute http(s) URL. Private-network addresses are refused.
     pub url: String,
-    /// A CSS selector to return only matching elements instead of the main
-    /// content, e.g. ".infobox", "#article", "table.prices". If nothing
-    /// matches, the main content is returned and `selectorMatched` is false.
+    /// CSS selector: return only matching elements (e.g. ".infobox", "table").
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub selector: Option<String>,
-    /// Output format: "markdown" (default), "text" or "html".
+    /// Output format.
     #[serde(default)]
     pub format: FetchFormat,
-    /// Maximum characters of content to return in this call (default 10000).
-    /// Longer pages are cut between paragraphs; read on with `startIndex`.
-    #[serde(default = "default_max_length", alias = "max_length")]
+    /// Characters per window (default 10000).
+    #[serde(
+        default = "default_max_length",
+        alias = "max_length",
+        deserialize_with = "lenient::usize"
+    )]
     #[schemars(range(min = 1))]
     pub max_length: usize,
-    /// Character offset to start from (default 0). To read a truncated page
-    /// further, pass the `nextStartIndex` of the previous answer; the page is
-    /// then served from the cache, not downloaded again.
-    #[serde(default, alias = "start_index")]
+    /// Read on from here: a previous answer's nextStartIndex (served from cache).
+    #[serde(default, alias = "start_index", deserialize_with = "lenient::usize")]
     pub start_index: usize,
-    /// Include the page's links as `links[{text, url}]` (default true).
-    #[serde(default = "yes", alias = "include_links")]
+    /// Include the page's links (default true).
+    #[serde(
+        default = "yes",
+        alias = "include_links",
+        deserialize_with = "lenient::bool"
+    )]
     pub include_links: bool,
-    /// Include images as their alt text / captions (default false).
-    #[serde(default, alias = "include_images")]
+    /// Include images' alt text (default false).
+    #[serde(default, alias = "include_images", deserialize_with = "lenient::bool")]
     pub include_images: bool,
-    /// A question or topic: instead of the page's first `maxLength`
-    /// characters, return the passages that best answer it, in page order
-    /// ("[…]" marks text left out), within `maxLength`. `startIndex` is
-    /// ignored. E.g. focus="installation on Windows".
+    /// A question: return only the passages that best answer it, within maxLength.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub focus: Option<String>,
 }
@@ -167,11 +172,10 @@ pub struct FetchResponse {
     /// or what went wrong.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
-    /// On error, what kind: invalidUrl, blockedUrl, robotsDisallowed,
-    /// httpStatus, tooManyRedirects, tooLarge, unsupportedContent, timeout,
-    /// network.
+    /// On error, what kind (invalidUrl, blockedUrl, robotsDisallowed,
+    /// httpStatus, ...).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub error_kind: Option<String>,
+    pub error_kind: Option<ErrorKind>,
     /// On an HTTP error, the status code (404, 403, 500...).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error_code: Option<u16>,

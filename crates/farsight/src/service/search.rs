@@ -7,15 +7,17 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use farsight_net::Cache;
 use farsight_search::{
-    Attempt, RateLimit, SearchCache, SearchError, SearchErrorKind, SearchService, build_provider,
-    provider_env_vars, provider_names,
+    ErrorKind, RateLimit, SearchCache, SearchError, SearchRequest, SearchResponse, SearchService,
+    build_provider, provider_env_vars, provider_names,
 };
 
 use super::deep::{DeepLimits, add_content};
-use super::fusion::fuse;
-use super::search_model::{WebSearchError, WebSearchRequest, WebSearchResponse};
 use super::{CallOptions, Service};
 use crate::config::Config;
+
+/// Tokens of page content a deep search returns when `maxContentTokens` is not
+/// given (the `[search].max_content_tokens` default).
+pub const DEFAULT_MAX_CONTENT_TOKENS: usize = 4_000;
 
 /// The cache namespace of search answers (pages live under `"page"`).
 const CACHE_NAMESPACE: &str = "search";
@@ -27,8 +29,6 @@ pub(crate) struct SearchSetup {
     /// The default chain: `[search].provider`, then `[search].fallbacks` (or
     /// the default order), configured providers only.
     chain: Vec<String>,
-    /// Every configured provider, in the default order (for `"all"`).
-    configured: Vec<String>,
 }
 
 /// The page cache seen as the engine's cache, under its own namespace.
@@ -137,11 +137,7 @@ impl SearchSetup {
             .build()
             .map_err(|e| anyhow::anyhow!("{e}"))
             .context("invalid [search] or [providers] settings")?;
-        Ok(Some(Self {
-            engine,
-            chain,
-            configured,
-        }))
+        Ok(Some(Self { engine, chain }))
     }
 }
 
@@ -161,53 +157,35 @@ impl Service {
     }
 
     /// Searches the web: the configured chain with fallback, one provider, or
-    /// several merged by reciprocal rank fusion; then, for a deep search, the
-    /// top pages' most relevant passages.
+    /// several merged by reciprocal rank fusion (the engine's choice, by
+    /// `provider`); then, for a deep search, the top pages' most relevant
+    /// passages.
     ///
     /// # Errors
     ///
-    /// A [`WebSearchError`] when no provider answered (every attempt is
-    /// listed), the query is invalid, or the provider asked for is not configured.
+    /// A [`SearchError`] when no provider answered (every attempt is listed),
+    /// the query is invalid, or the provider asked for is not configured.
     /// A deep search never fails because a page could not be read.
     pub async fn web_search(
         &self,
-        request: &WebSearchRequest,
+        request: &SearchRequest,
         options: CallOptions,
-    ) -> Result<WebSearchResponse, WebSearchError> {
+    ) -> Result<SearchResponse, SearchError> {
         let started = Instant::now();
         let Some(setup) = &self.inner.search else {
-            return Err(WebSearchError {
-                query: request.query.clone(),
-                error_kind: SearchErrorKind::NotConfigured.as_str().to_owned(),
-                message: "web_search is disabled in this farsight configuration".to_owned(),
-                retryable: false,
-                retry_after_ms: None,
-                suggestion: Some(
-                    "Unset WEB_SEARCH_ENABLED=false or set [search].enabled = true".to_owned(),
-                ),
-                provider: None,
-                attempts: Vec::new(),
-            });
+            return Err(SearchError::new(
+                ErrorKind::Disabled,
+                "web_search is disabled in this farsight configuration",
+            )
+            .with_query(request.query.clone())
+            .with_suggestion("Unset WEB_SEARCH_ENABLED=false or set [search].enabled = true"));
         };
         let mut request = request.clone();
         if request.max_results.is_none() {
             request.max_results = Some(self.inner.config.search.max_results);
         }
-        let names = request
-            .provider
-            .as_ref()
-            .map(|p| p.names())
-            .unwrap_or_default();
-        let mut response = match names.as_slice() {
-            [] => setup.chain(&request, options.bypass_cache).await?,
-            [all] if all == "all" => {
-                setup
-                    .fused(&request, &setup.configured, options.bypass_cache)
-                    .await?
-            }
-            [one] => setup.one(&request, one, options.bypass_cache).await?,
-            many => setup.fused(&request, many, options.bypass_cache).await?,
-        };
+        request.bypass_cache |= options.bypass_cache;
+        let mut response = setup.engine.search(request.clone()).await?;
         if request.wants_content() {
             let search = &self.inner.config.search;
             let limits = DeepLimits {
@@ -216,7 +194,7 @@ impl Service {
                 max_tokens: request
                     .max_content_tokens
                     .unwrap_or(search.max_content_tokens),
-                bypass_cache: options.bypass_cache,
+                bypass_cache: request.bypass_cache,
             };
             let tokens = add_content(
                 self.inner.fetcher.as_ref(),
@@ -232,108 +210,5 @@ impl Service {
         response.search_time = elapsed.as_secs_f64();
         response.response_time_ms = u64::try_from(elapsed.as_millis()).unwrap_or(u64::MAX);
         Ok(response)
-    }
-}
-
-impl SearchSetup {
-    async fn one(
-        &self,
-        request: &WebSearchRequest,
-        name: &str,
-        bypass_cache: bool,
-    ) -> Result<WebSearchResponse, WebSearchError> {
-        self.engine
-            .search(request.to_engine(Some(name), bypass_cache))
-            .await
-            .map(WebSearchResponse::from_engine)
-            .map_err(|e| WebSearchError::from_engine(&request.query, &e))
-    }
-
-    /// The default chain, walked by the engine: each provider in turn until
-    /// one answers; a failure lists every attempt.
-    async fn chain(
-        &self,
-        request: &WebSearchRequest,
-        bypass_cache: bool,
-    ) -> Result<WebSearchResponse, WebSearchError> {
-        self.engine
-            .search(request.to_engine(None, bypass_cache))
-            .await
-            .map(WebSearchResponse::from_engine)
-            .map_err(|e| WebSearchError::from_engine(&request.query, &e))
-    }
-
-    /// Several providers at once, merged by reciprocal rank fusion. Fails
-    /// only when none of them answered.
-    async fn fused(
-        &self,
-        request: &WebSearchRequest,
-        names: &[String],
-        bypass_cache: bool,
-    ) -> Result<WebSearchResponse, WebSearchError> {
-        let calls = names.iter().map(|name| {
-            let engine = self.engine.clone();
-            let r = request.to_engine(Some(name), bypass_cache);
-            async move { (name.clone(), engine.search(r).await) }
-        });
-        let outcomes = futures_util::future::join_all(calls).await;
-        let mut answered = Vec::new();
-        let mut failures = Vec::new();
-        for (name, outcome) in outcomes {
-            match outcome {
-                Ok(r) => answered.push((name, WebSearchResponse::from_engine(r))),
-                Err(e) if e.kind() == SearchErrorKind::InvalidQuery => {
-                    return Err(WebSearchError::from_engine(&request.query, &e));
-                }
-                Err(e) => failures.push((Attempt::new(name, &e), e)),
-            }
-        }
-        if answered.is_empty() {
-            let e = SearchError::from_attempts(failures);
-            return Err(WebSearchError::from_engine(&request.query, &e));
-        }
-        let max = request
-            .max_results
-            .unwrap_or(farsight_search::DEFAULT_MAX_RESULTS)
-            .clamp(1, farsight_search::MAX_RESULTS) as usize;
-        let lists: Vec<(String, Vec<_>)> = answered
-            .iter()
-            .map(|(name, r)| (name.clone(), r.results.clone()))
-            .collect();
-        let results = fuse(&lists, max);
-        let mut unapplied: Vec<String> = Vec::new();
-        for (name, r) in &answered {
-            for f in &r.unapplied_filters {
-                unapplied.push(format!("{f} ({name})"));
-            }
-        }
-        let mut attempts: Vec<_> = failures.into_iter().map(|(a, _)| a.into()).collect();
-        for (_, r) in &answered {
-            attempts.extend(r.attempts.iter().cloned());
-        }
-        let returned = results.len() as u64;
-        Ok(WebSearchResponse {
-            query: request.query.clone(),
-            total_results: answered
-                .iter()
-                .map(|(_, r)| r.total_results)
-                .max()
-                .unwrap_or(0)
-                .max(returned),
-            suggestion: results
-                .is_empty()
-                .then(|| farsight_search::NO_RESULTS_SUGGESTION.to_owned()),
-            results,
-            search_engine: answered
-                .iter()
-                .map(|(n, _)| n.as_str())
-                .collect::<Vec<_>>()
-                .join("+"),
-            search_time: 0.0,
-            response_time_ms: 0,
-            attempts,
-            unapplied_filters: unapplied,
-            content_tokens: None,
-        })
     }
 }

@@ -5,7 +5,7 @@
 use std::time::{Duration, Instant};
 
 use farsight::{
-    CallOptions, FetchRequest, ProviderChoice, SearchDepthArg, Service, WebSearchRequest,
+    CallOptions, ErrorKind, FetchRequest, ProviderChoice, SearchDepth, SearchRequest, Service,
 };
 use farsight_extract::estimate_tokens;
 use wiremock::matchers::header;
@@ -13,9 +13,9 @@ use wiremock::{Mock, MockServer, ResponseTemplate};
 
 use crate::search_support::*;
 
-fn deep(query: &str, max_tokens: usize) -> WebSearchRequest {
-    let mut r = WebSearchRequest::new(query);
-    r.search_depth = SearchDepthArg::Deep;
+fn deep(query: &str, max_tokens: usize) -> SearchRequest {
+    let mut r = SearchRequest::new(query);
+    r.depth = SearchDepth::Deep;
     r.max_content_tokens = Some(max_tokens);
     r
 }
@@ -40,7 +40,7 @@ async fn the_chain_asks_brave_with_its_key_and_normalises() {
     assert_eq!(service.search_chain(), ["brave", "duckduckgo", "wikipedia"]);
     let answer = service
         .web_search(
-            &WebSearchRequest::new("rust async runtime"),
+            &SearchRequest::new("rust async runtime"),
             CallOptions::default(),
         )
         .await
@@ -60,7 +60,7 @@ async fn the_chain_asks_brave_with_its_key_and_normalises() {
     // The second call is a cache hit: the mock expects exactly one request.
     let again = service
         .web_search(
-            &WebSearchRequest::new("rust async runtime"),
+            &SearchRequest::new("rust async runtime"),
             CallOptions::default(),
         )
         .await
@@ -90,7 +90,7 @@ async fn a_failing_provider_falls_back_and_is_listed() {
     assert_eq!(service.search_chain(), ["brave", "searxng"]);
     let answer = service
         .web_search(
-            &WebSearchRequest::new("anything at all"),
+            &SearchRequest::new("anything at all"),
             CallOptions::default(),
         )
         .await
@@ -98,7 +98,10 @@ async fn a_failing_provider_falls_back_and_is_listed() {
     assert_eq!(answer.search_engine, "searxng");
     assert_eq!(answer.attempts.len(), 1);
     assert_eq!(answer.attempts[0].provider, "brave");
-    assert_eq!(answer.attempts[0].error_kind, "authenticationFailed");
+    assert_eq!(
+        answer.attempts[0].error_kind,
+        ErrorKind::AuthenticationFailed
+    );
 }
 
 #[tokio::test]
@@ -114,40 +117,40 @@ async fn every_provider_failing_is_one_error_listing_each() {
     let service = Service::new(cfg).unwrap();
     let err = service
         .web_search(
-            &WebSearchRequest::new("anything at all"),
+            &SearchRequest::new("anything at all"),
             CallOptions::default(),
         )
         .await
         .unwrap_err();
-    assert_eq!(err.attempts.len(), 2, "{err:?}");
-    assert_eq!(err.attempts[0].provider, "brave");
-    assert_eq!(err.attempts[1].provider, "searxng");
+    assert_eq!(err.attempts().len(), 2, "{err:?}");
+    assert_eq!(err.attempts()[0].provider, "brave");
+    assert_eq!(err.attempts()[1].provider, "searxng");
     assert!(
-        err.message.contains("every search provider failed"),
+        err.message().contains("every search provider failed"),
         "{err:?}"
     );
-    assert!(!err.retryable);
+    assert!(!err.is_retryable());
 }
 
 #[tokio::test]
 async fn an_unconfigured_provider_names_its_variables() {
     let dir = tempfile::tempdir().unwrap();
     let service = Service::new(search_config(dir.path(), &[], "")).unwrap();
-    let mut r = WebSearchRequest::new("rust async");
+    let mut r = SearchRequest::new("rust async");
     r.provider = Some(ProviderChoice::One("tavily".into()));
     let err = service
         .web_search(&r, CallOptions::default())
         .await
         .unwrap_err();
-    assert_eq!(err.error_kind, "notConfigured");
-    let text = format!("{} {}", err.message, err.suggestion.unwrap_or_default());
+    assert_eq!(err.kind(), ErrorKind::NotConfigured);
+    let text = format!("{} {}", err.message(), err.suggestion().unwrap_or_default());
     assert!(text.contains("TAVILY_API_KEY"), "{text}");
 
     let err = service
-        .web_search(&WebSearchRequest::new("x"), CallOptions::default())
+        .web_search(&SearchRequest::new("x"), CallOptions::default())
         .await
         .unwrap_err();
-    assert_eq!(err.error_kind, "invalidQuery");
+    assert_eq!(err.kind(), ErrorKind::InvalidQuery);
 }
 
 #[tokio::test]
@@ -179,7 +182,7 @@ async fn several_providers_are_fused_with_provenance() {
         "",
     );
     let service = Service::new(cfg).unwrap();
-    let mut r = WebSearchRequest::new("shared things");
+    let mut r = SearchRequest::new("shared things");
     r.provider = Some(ProviderChoice::Many(vec!["brave".into(), "searxng".into()]));
     let answer = service
         .web_search(&r, CallOptions::default())
@@ -212,7 +215,7 @@ async fn fusion_survives_a_failing_provider() {
         "",
     );
     let service = Service::new(cfg).unwrap();
-    let mut r = WebSearchRequest::new("some query");
+    let mut r = SearchRequest::new("some query");
     r.provider = Some(ProviderChoice::One("brave,searxng".into()));
     let answer = service
         .web_search(&r, CallOptions::default())
@@ -275,7 +278,7 @@ async fn a_page_that_fails_keeps_its_snippet_and_says_why() {
     )
     .await;
     let service = Service::new(search_config(dir.path(), &[("brave", &b.uri())], "")).unwrap();
-    let mut r = WebSearchRequest::new(QUESTION);
+    let mut r = SearchRequest::new(QUESTION);
     r.include_content = true;
     let answer = service
         .web_search(&r, CallOptions::default())
@@ -290,7 +293,7 @@ async fn a_page_that_fails_keeps_its_snippet_and_says_why() {
     );
     let gone = &answer.results[1];
     assert_eq!(gone.content, None);
-    assert_eq!(gone.content_error.as_deref(), Some("httpStatus"));
+    assert_eq!(gone.content_error, Some(ErrorKind::HttpStatus));
     assert_eq!(gone.snippet, "the snippet stays");
 }
 
@@ -323,7 +326,7 @@ async fn a_page_that_never_answers_is_dropped_at_the_deadline() {
     assert!(elapsed < Duration::from_secs(20), "{elapsed:?}");
     assert_eq!(pages.hits("/hang"), 1);
     let hang = &answer.results[1];
-    assert_eq!(hang.content_error.as_deref(), Some("timeout"), "{hang:?}");
+    assert_eq!(hang.content_error, Some(ErrorKind::Timeout), "{hang:?}");
     assert_eq!(hang.snippet, "snippet");
     for i in [0, 2, 3, 4] {
         assert!(
@@ -390,8 +393,8 @@ async fn search_disabled_answers_not_configured() {
     let service = Service::new(search_config(dir.path(), &[], "enabled = false")).unwrap();
     assert!(!service.search_enabled());
     let err = service
-        .web_search(&WebSearchRequest::new("rust"), CallOptions::default())
+        .web_search(&SearchRequest::new("rust"), CallOptions::default())
         .await
         .unwrap_err();
-    assert!(err.message.contains("disabled"));
+    assert!(err.message().contains("disabled"));
 }

@@ -74,11 +74,23 @@ async fn an_agent_lists_and_calls_web_search_over_stdio() {
         "safeSearch",
         "topic",
         "searchDepth",
-        "includeContent",
         "maxContentTokens",
         "provider",
     ] {
         assert!(input["properties"].get(p).is_some(), "{p} missing: {input}");
+    }
+    // Accepted, never listed: the model needs one way to ask for content.
+    for alias in [
+        "includeContent",
+        "max_results",
+        "num",
+        "depth",
+        "bypassCache",
+    ] {
+        assert!(
+            input["properties"].get(alias).is_none(),
+            "{alias} listed: {input}"
+        );
     }
     let output = serde_json::to_value(search.output_schema.as_ref().unwrap()).unwrap();
     for p in ["results", "searchEngine", "responseTimeMs"] {

@@ -10,7 +10,86 @@ use std::collections::HashMap;
 
 use url::Url;
 
-use super::search_model::WebSearchResult;
+use crate::request::{DEFAULT_MAX_RESULTS, MAX_RESULTS};
+use crate::response::NO_RESULTS_SUGGESTION;
+use crate::{
+    Attempt, ErrorKind, SearchError, SearchRequest, SearchResponse, SearchResult, SearchService,
+};
+
+impl SearchService {
+    /// Several providers at once, each asked alone, their answers merged by
+    /// [`fuse`]. Fails only when none of them answered (or at once for an
+    /// invalid query, which no provider would answer).
+    pub(crate) async fn search_fused(
+        &self,
+        request: &SearchRequest,
+        names: &[String],
+    ) -> Result<SearchResponse, SearchError> {
+        let started = tokio::time::Instant::now();
+        let calls = names.iter().map(|name| async move {
+            (name.clone(), self.search_chain(request, Some(name)).await)
+        });
+        let outcomes = futures_util::future::join_all(calls).await;
+        let mut answered: Vec<(String, SearchResponse)> = Vec::new();
+        let mut failures = Vec::new();
+        for (name, outcome) in outcomes {
+            match outcome {
+                Ok(r) => answered.push((name, r)),
+                Err(e) if e.kind() == ErrorKind::InvalidQuery => return Err(e),
+                Err(e) => failures.push((Attempt::new(name, &e), e)),
+            }
+        }
+        if answered.is_empty() {
+            return Err(SearchError::from_attempts(failures));
+        }
+        let max = request
+            .max_results
+            .unwrap_or(DEFAULT_MAX_RESULTS)
+            .clamp(1, MAX_RESULTS) as usize;
+        let lists: Vec<(String, Vec<SearchResult>)> = answered
+            .iter()
+            .map(|(name, r)| (name.clone(), r.results.clone()))
+            .collect();
+        let results = fuse(&lists, max);
+        let unapplied_filters = answered
+            .iter()
+            .flat_map(|(name, r)| {
+                r.unapplied_filters
+                    .iter()
+                    .map(move |f| format!("{f} ({name})"))
+            })
+            .collect();
+        let mut attempts: Vec<Attempt> = failures.into_iter().map(|(a, _)| a).collect();
+        attempts.extend(
+            answered
+                .iter()
+                .flat_map(|(_, r)| r.attempts.iter().cloned()),
+        );
+        let returned = results.len() as u64;
+        let elapsed = started.elapsed();
+        Ok(SearchResponse {
+            query: request.query.clone(),
+            total_results: answered
+                .iter()
+                .map(|(_, r)| r.total_results)
+                .max()
+                .unwrap_or(0)
+                .max(returned),
+            suggestion: results.is_empty().then(|| NO_RESULTS_SUGGESTION.to_owned()),
+            results,
+            search_engine: answered
+                .iter()
+                .map(|(n, _)| n.as_str())
+                .collect::<Vec<_>>()
+                .join("+"),
+            search_time: elapsed.as_secs_f64(),
+            response_time_ms: u64::try_from(elapsed.as_millis()).unwrap_or(u64::MAX),
+            attempts,
+            unapplied_filters,
+            content_tokens: None,
+        })
+    }
+}
 
 /// The fusion constant.
 pub const RRF_K: f64 = 60.0;
@@ -20,8 +99,8 @@ pub const RRF_K: f64 = 60.0;
 /// providers that returned it (in the order given) and carries its fusion
 /// score; the first provider's copy of a result wins for its other fields,
 /// except that a missing date or content is taken from another copy.
-pub fn fuse(lists: &[(String, Vec<WebSearchResult>)], max: usize) -> Vec<WebSearchResult> {
-    let mut merged: Vec<(WebSearchResult, f64, usize)> = Vec::new();
+pub fn fuse(lists: &[(String, Vec<SearchResult>)], max: usize) -> Vec<SearchResult> {
+    let mut merged: Vec<(SearchResult, f64, usize)> = Vec::new();
     let mut by_key: HashMap<String, usize> = HashMap::new();
     for (provider, results) in lists {
         for (rank, r) in results.iter().enumerate() {
@@ -60,8 +139,7 @@ pub fn fuse(lists: &[(String, Vec<WebSearchResult>)], max: usize) -> Vec<WebSear
             .then(merged[a].2.cmp(&merged[b].2))
             .then(a.cmp(&b))
     });
-    let mut slots: Vec<Option<(WebSearchResult, f64, usize)>> =
-        merged.into_iter().map(Some).collect();
+    let mut slots: Vec<Option<(SearchResult, f64, usize)>> = merged.into_iter().map(Some).collect();
     order
         .into_iter()
         .take(max)
@@ -107,8 +185,8 @@ fn url_key(raw: &str) -> String {
 mod tests {
     use super::*;
 
-    fn r(url: &str) -> WebSearchResult {
-        WebSearchResult {
+    fn r(url: &str) -> SearchResult {
+        SearchResult {
             title: url.to_owned(),
             url: url.to_owned(),
             snippet: String::new(),
