@@ -25,7 +25,9 @@ use std::ops::Range;
 use std::sync::LazyLock;
 use std::time::SystemTime;
 
-use chrono::{DateTime, Datelike, Months, NaiveDate, SecondsFormat, TimeDelta, Utc};
+use chrono::{
+    DateTime, Datelike, Months, NaiveDate, SecondsFormat, SubsecRound, TimeDelta, Utc,
+};
 use regex::Regex;
 
 /// Years outside this range are taken for other numbers, not publication dates.
@@ -75,11 +77,14 @@ pub fn leading_date(text: &str, now: Option<SystemTime>) -> Option<DateMatch> {
     run_at(text, &words(text), 0, now).filter(|m| text[..m.range.start].trim().is_empty())
 }
 
-/// `time` as an RFC 3339 UTC timestamp with milliseconds
-/// (`2024-03-01T12:00:00.000Z`), the form date filters of search APIs take.
+/// `time` to the second as an RFC 3339 UTC timestamp written with
+/// milliseconds (`2024-03-01T12:00:00.000Z`), the form date filters of search
+/// APIs take.
 #[must_use]
 pub fn format_timestamp(time: SystemTime) -> String {
-    DateTime::<Utc>::from(time).to_rfc3339_opts(SecondsFormat::Millis, true)
+    DateTime::<Utc>::from(time)
+        .trunc_subsecs(0)
+        .to_rfc3339_opts(SecondsFormat::Millis, true)
 }
 
 fn format_date(d: NaiveDate) -> String {
@@ -473,9 +478,9 @@ mod tests {
     }
 
     #[test]
-    fn timestamps_are_utc_with_milliseconds() {
-        let t = UNIX_EPOCH + Duration::from_millis(1_709_294_400_123);
-        assert_eq!(format_timestamp(t), "2024-03-01T12:00:00.123Z");
+    fn timestamps_are_utc_to_the_second() {
+        let t = UNIX_EPOCH + Duration::from_millis(1_709_294_400_923);
+        assert_eq!(format_timestamp(t), "2024-03-01T12:00:00.000Z");
         assert_eq!(format_timestamp(UNIX_EPOCH), "1970-01-01T00:00:00.000Z");
     }
 }
