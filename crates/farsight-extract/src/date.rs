@@ -191,8 +191,9 @@ enum Word {
     Zone,
 }
 
-/// `[weekday] day month year [time [zone]]` or
-/// `[weekday] month day year [time [zone]]`.
+/// `[weekday] day month year [time [zone]]`,
+/// `[weekday] month day year [time [zone]]` or `year month day [time [zone]]`
+/// (PubMed's `citation_publication_date`, `2023 Jan 7`).
 fn in_words(s: &str) -> Option<NaiveDate> {
     let words: Vec<Word> = s
         .split_whitespace()
@@ -204,7 +205,8 @@ fn in_words(s: &str) -> Option<NaiveDate> {
     }
     let (date, tail) = match w {
         [Word::Day(d), Word::Month(m), Word::Year(y), tail @ ..]
-        | [Word::Month(m), Word::Day(d), Word::Year(y), tail @ ..] => ((*y, *m, *d), tail),
+        | [Word::Month(m), Word::Day(d), Word::Year(y), tail @ ..]
+        | [Word::Year(y), Word::Month(m), Word::Day(d), tail @ ..] => ((*y, *m, *d), tail),
         _ => return None,
     };
     if !matches!(tail, [] | [Word::Time] | [Word::Time, Word::Zone]) {
@@ -369,6 +371,7 @@ mod tests {
             ("Sept. 4, 2023", "2023-09-04"),
             ("Mar 1, 2024 10:00 AM", "2024-03-01"),
             ("29 Feb 2024", "2024-02-29"),
+            ("2023 Jan 7", "2023-01-07"),
         ] {
             assert_eq!(date(raw).as_deref(), Some(want), "{raw}");
         }
@@ -409,6 +412,7 @@ mod tests {
             "2023-08-24 and more",
             "24 Aug 2023 was a Thursday",
             "Marching 3, 2023",
+            "2023 Jan",
         ] {
             assert_eq!(date(raw), None, "{raw}");
         }
