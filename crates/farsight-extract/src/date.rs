@@ -25,9 +25,7 @@ use std::ops::Range;
 use std::sync::LazyLock;
 use std::time::SystemTime;
 
-use chrono::{
-    DateTime, Datelike, Months, NaiveDate, SecondsFormat, SubsecRound, TimeDelta, Utc,
-};
+use chrono::{DateTime, Datelike, Months, NaiveDate, SecondsFormat, SubsecRound, TimeDelta, Utc};
 use regex::Regex;
 
 /// Years outside this range are taken for other numbers, not publication dates.
@@ -308,7 +306,10 @@ fn age(s: &str, now: DateTime<Utc>) -> Option<NaiveDate> {
             .map(|t| t.date_naive())
     };
     // One plural `s` off: `days`, `hrs`; `s` alone is seconds.
-    let unit = unit.strip_suffix('s').filter(|u| !u.is_empty()).unwrap_or(unit);
+    let unit = unit
+        .strip_suffix('s')
+        .filter(|u| !u.is_empty())
+        .unwrap_or(unit);
     match unit {
         "sec" | "second" | "s" => back(TimeDelta::try_seconds),
         "min" | "minute" | "m" => back(TimeDelta::try_minutes),

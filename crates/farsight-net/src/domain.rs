@@ -99,7 +99,10 @@ mod tests {
             ("*.example.com", "example.com"),
             (".example.com.", "example.com"),
             ("example.com:443", "example.com"),
-            ("https://user:pw@Tracker.example:8443/x?y#z", "tracker.example"),
+            (
+                "https://user:pw@Tracker.example:8443/x?y#z",
+                "tracker.example",
+            ),
             ("  docs.rs ", "docs.rs"),
             ("Bücher.de", "xn--bcher-kva.de"),
             ("https://www.bücher.de/", "xn--bcher-kva.de"),
@@ -114,7 +117,15 @@ mod tests {
         ] {
             assert_eq!(normalize_domain(raw).as_deref(), Some(want), "{raw}");
         }
-        for raw in ["", "  ", "https://", "exa mple.com", "a<b>.com", "*.", "www."] {
+        for raw in [
+            "",
+            "  ",
+            "https://",
+            "exa mple.com",
+            "a<b>.com",
+            "*.",
+            "www.",
+        ] {
             assert_eq!(normalize_domain(raw), None, "{raw:?}");
         }
     }

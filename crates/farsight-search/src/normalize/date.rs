@@ -31,8 +31,8 @@ const SEPARATORS: [&str; 8] = ["...", "…", "·", "—", "–", "-", "|", "•"
 pub(crate) fn split_date_prefix_at(snippet: &str, now: SystemTime) -> Option<(String, &str)> {
     let text = snippet.trim_start_matches(|c: char| c.is_whitespace() || is_invisible(c));
     let found = leading_date(text, Some(now))?;
-    let after = text[found.range.end..]
-        .trim_start_matches(|c: char| c.is_whitespace() || is_invisible(c));
+    let after =
+        text[found.range.end..].trim_start_matches(|c: char| c.is_whitespace() || is_invisible(c));
     let sep = SEPARATORS.iter().find(|s| after.starts_with(**s))?;
     Some((found.date, after[sep.len()..].trim_start()))
 }
@@ -51,9 +51,21 @@ mod tests {
     #[test]
     fn engines_date_prefixes_are_split_off() {
         for (snippet, date, rest) in [
-            ("3 days ago · Rust 1.78 ships.", "2024-04-17", "Rust 1.78 ships."),
-            ("Apr 17, 2024 — Rust 1.78 ships.", "2024-04-17", "Rust 1.78 ships."),
-            ("17 Apr 2024 ... Rust 1.78 ships.", "2024-04-17", "Rust 1.78 ships."),
+            (
+                "3 days ago · Rust 1.78 ships.",
+                "2024-04-17",
+                "Rust 1.78 ships.",
+            ),
+            (
+                "Apr 17, 2024 — Rust 1.78 ships.",
+                "2024-04-17",
+                "Rust 1.78 ships.",
+            ),
+            (
+                "17 Apr 2024 ... Rust 1.78 ships.",
+                "2024-04-17",
+                "Rust 1.78 ships.",
+            ),
             ("Aug 24, 2023 ... This book", "2023-08-24", "This book"),
             ("\u{200e}2 hours ago — x", "2024-04-20", "x"),
             ("2024-04-17 - x", "2024-04-17", "x"),

@@ -296,7 +296,10 @@ mod tests {
         h.insert("retry-after", "soon".parse().unwrap());
         assert_eq!(retry_after_ms(&h), Some(9000));
         let mut h = HeaderMap::new();
-        h.insert("retry-after", "Sun, 06 Nov 1994 08:49:37 GMT".parse().unwrap());
+        h.insert(
+            "retry-after",
+            "Sun, 06 Nov 1994 08:49:37 GMT".parse().unwrap(),
+        );
         assert_eq!(retry_after_ms(&h), Some(0), "a date past is no wait");
     }
 }

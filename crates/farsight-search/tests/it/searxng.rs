@@ -100,10 +100,7 @@ async fn date_prefixes_become_dates_and_invisible_marks_go() {
     assert_eq!(r[1].date_published.as_deref(), Some("2024-04-17"));
 
     assert_eq!(r[2].title, "Rust 1.78.0 released");
-    assert_eq!(
-        r[2].snippet,
-        "The Rust 1.78.0 release adds diagnostics."
-    );
+    assert_eq!(r[2].snippet, "The Rust 1.78.0 release adds diagnostics.");
     assert_eq!(r[2].date_published.as_deref(), Some("2024-04-17"));
 
     // publishedDate wins over the prefix; the prefix still goes.
