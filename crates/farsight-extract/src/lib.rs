@@ -20,6 +20,7 @@ mod boilerplate;
 mod cards;
 mod clean;
 mod content;
+pub mod date;
 mod density;
 mod depth;
 mod document;

@@ -9,7 +9,7 @@ use dom_query::{Document, NodeRef};
 use serde_json::Value;
 
 use crate::render::collapse_ws;
-use crate::{Metadata, paywall};
+use crate::{Metadata, date, paywall};
 
 /// What the page says about itself, plus signals for the extractor.
 #[derive(Debug, Default)]
@@ -120,8 +120,8 @@ pub(crate) fn read(doc: &Document) -> PageFacts {
             "time" if time.is_none() => {
                 time = n
                     .attr("datetime")
-                    .and_then(|d| iso_date(&d))
-                    .or_else(|| iso_date(&n.text()));
+                    .and_then(|d| date_in(&d))
+                    .or_else(|| date_in(&n.text()));
             }
             _ => {}
         }
@@ -147,7 +147,7 @@ pub(crate) fn read(doc: &Document) -> PageFacts {
     let date = ld
         .date
         .as_deref()
-        .and_then(iso_date)
+        .and_then(date_in)
         .or_else(|| {
             get(&[
                 "article:published_time",
@@ -165,7 +165,7 @@ pub(crate) fn read(doc: &Document) -> PageFacts {
                 "parsely-pub-date",
             ])
             .as_deref()
-            .and_then(iso_date)
+            .and_then(date_in)
         })
         .or(time);
     let description = ld.description.clone().or_else(|| {
@@ -388,77 +388,11 @@ fn strip_site(title: &str, site: Option<&str>) -> String {
     title.to_string()
 }
 
-const MONTHS: [&str; 12] = [
-    "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
-];
-
-/// A date in any common notation as `YYYY-MM-DD`.
-pub(crate) fn iso_date(s: &str) -> Option<String> {
-    let s = s.trim();
-    let digits: Vec<(usize, &str)> = split_numbers(s);
-    let valid = |y: u32, m: u32, d: u32| {
-        (1000..=2999).contains(&y) && (1..=12).contains(&m) && (1..=31).contains(&d)
-    };
-    // 2024-03-01, 2024/03/01, 2024.03.01, 20240301
-    if let [(0, y), (_, m), (_, d), ..] = digits.as_slice()
-        && y.len() == 4
-    {
-        let (y, m, d) = (y.parse().ok()?, m.parse().ok()?, d.parse().ok()?);
-        if valid(y, m, d) {
-            return Some(format!("{y:04}-{m:02}-{d:02}"));
-        }
-    }
-    if let [(0, compact), ..] = digits.as_slice()
-        && compact.len() == 8
-    {
-        let y: u32 = compact[0..4].parse().ok()?;
-        let m: u32 = compact[4..6].parse().ok()?;
-        let d: u32 = compact[6..8].parse().ok()?;
-        if valid(y, m, d) {
-            return Some(format!("{y:04}-{m:02}-{d:02}"));
-        }
-    }
-    // "March 1, 2024", "1 March 2024", "Mar. 1 2024"
-    let lower = s.to_ascii_lowercase();
-    let month = MONTHS
-        .iter()
-        .enumerate()
-        .filter_map(|(i, m)| lower.find(m).map(|pos| (pos, i as u32 + 1)))
-        .min_by_key(|(pos, _)| *pos)
-        .map(|(_, m)| m)?;
-    let year = digits
-        .iter()
-        .find(|(_, d)| d.len() == 4)?
-        .1
-        .parse::<u32>()
-        .ok()?;
-    let day = digits
-        .iter()
-        .find(|(_, d)| d.len() <= 2)
-        .and_then(|(_, d)| d.parse::<u32>().ok())?;
-    valid(year, month, day).then(|| format!("{year:04}-{month:02}-{day:02}"))
-}
-
-fn split_numbers(s: &str) -> Vec<(usize, &str)> {
-    let mut out = Vec::new();
-    let mut start = None;
-    for (i, c) in s.char_indices() {
-        match (c.is_ascii_digit(), start) {
-            (true, None) => start = Some(i),
-            (false, Some(st)) => {
-                out.push((st, &s[st..i]));
-                start = None;
-            }
-            _ => {}
-        }
-        if out.len() >= 6 {
-            return out;
-        }
-    }
-    if let Some(st) = start {
-        out.push((st, &s[st..]));
-    }
-    out
+/// The date a metadata value or a `<time>` element writes, as `YYYY-MM-DD`:
+/// the first whole date in it ("Updated 3 April 2023" is 2023-04-03). Ages
+/// ("3 days ago") are not read: extraction does not depend on the clock.
+fn date_in(text: &str) -> Option<String> {
+    date::find_date(text, None).map(|m| m.date)
 }
 
 #[cfg(test)]
@@ -468,15 +402,27 @@ mod tests {
     #[test]
     fn dates() {
         assert_eq!(
-            iso_date("2024-03-01T10:00:00Z").as_deref(),
+            date_in("2024-03-01T10:00:00Z").as_deref(),
             Some("2024-03-01")
         );
-        assert_eq!(iso_date("2024/3/1").as_deref(), Some("2024-03-01"));
-        assert_eq!(iso_date("20240301").as_deref(), Some("2024-03-01"));
-        assert_eq!(iso_date("March 1, 2024").as_deref(), Some("2024-03-01"));
-        assert_eq!(iso_date("1 Mar 2024").as_deref(), Some("2024-03-01"));
-        assert_eq!(iso_date("yesterday"), None);
-        assert_eq!(iso_date("2024-13-45"), None);
+        assert_eq!(date_in("2024/3/1").as_deref(), Some("2024-03-01"));
+        assert_eq!(date_in("20240301").as_deref(), Some("2024-03-01"));
+        assert_eq!(date_in("March 1, 2024").as_deref(), Some("2024-03-01"));
+        assert_eq!(date_in("1 Mar 2024").as_deref(), Some("2024-03-01"));
+        assert_eq!(date_in("yesterday"), None);
+        assert_eq!(date_in("2024-13-45"), None);
+    }
+
+    // Issue 10: the month was picked out of "Summary" and any day up to 31 passed.
+    #[test]
+    fn dates_are_whole_words_on_real_calendar_days() {
+        assert_eq!(
+            date_in("Summary of 3 April 2023").as_deref(),
+            Some("2023-04-03")
+        );
+        assert_eq!(date_in("31 February 2023"), None);
+        assert_eq!(date_in("2023-02-29"), None);
+        assert_eq!(date_in("2024-02-29").as_deref(), Some("2024-02-29"));
     }
 
     #[test]

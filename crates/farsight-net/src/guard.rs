@@ -7,6 +7,7 @@ use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 use ipnet::IpNet;
 use url::{Host, Url};
 
+use crate::domain::{domain_matches, normalize_domain, normalize_host};
 use crate::error::{Error, ErrorKind};
 
 const PRIVATE_SUGGESTION: &str = "Only public internet addresses can be fetched. To reach a local or \
@@ -15,7 +16,7 @@ const PRIVATE_SUGGESTION: &str = "Only public internet addresses can be fetched.
 /// The policy, built once by the fetcher builder.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Guard {
-    /// Lower-case, without leading `*.`/`.` and trailing dot.
+    /// As [`normalize_domain`] writes them.
     blocked_domains: Vec<String>,
     allow_private: bool,
     /// Host names let through the private-network guard (lower-case, no
@@ -25,19 +26,21 @@ pub(crate) struct Guard {
 }
 
 impl Guard {
-    /// Builds the policy; an `allow_hosts` entry that looks like an address or a
-    /// CIDR but does not parse is an error (a typo would otherwise silently
-    /// allow nothing).
+    /// Builds the policy; a `blocked_domains` entry that is not a host name, or
+    /// an `allow_hosts` entry that looks like an address or a CIDR but does not
+    /// parse, is an error (a typo would otherwise silently block or allow
+    /// nothing).
     pub(crate) fn new(
         blocked_domains: &[String],
         allow_private: bool,
         allow_hosts: &[String],
     ) -> Result<Self, String> {
-        let blocked_domains = blocked_domains
-            .iter()
-            .map(|d| normalize_name(host_of(d).trim_start_matches("*.").trim_start_matches('.')))
-            .filter(|d| !d.is_empty())
-            .collect();
+        let mut blocked = Vec::new();
+        for entry in blocked_domains.iter().filter(|e| !e.trim().is_empty()) {
+            blocked.push(normalize_domain(entry).ok_or_else(|| {
+                format!("blocked_domains entry {entry:?} is not a domain name (write it like example.com)")
+            })?);
+        }
         let mut allow_names = Vec::new();
         let mut allow_nets = Vec::new();
         for entry in allow_hosts {
@@ -55,11 +58,11 @@ impl Guard {
                     "allow_hosts entry {entry:?} is neither a host name, an IP address nor a CIDR block (write hosts without a scheme or port)"
                 ));
             } else {
-                allow_names.push(normalize_name(entry));
+                allow_names.push(normalize_host(entry));
             }
         }
         Ok(Self {
-            blocked_domains,
+            blocked_domains: blocked,
             allow_private,
             allow_names,
             allow_nets,
@@ -112,7 +115,7 @@ impl Guard {
             );
         };
         if let Host::Domain(name) = &host {
-            let name = normalize_name(name);
+            let name = normalize_host(name);
             if let Some(d) = self.blocked_domain(&name) {
                 return fail(
                     ErrorKind::BlockedUrl,
@@ -145,7 +148,7 @@ impl Guard {
         if self.allow_private {
             return Ok(());
         }
-        if name.is_some_and(|n| self.name_allowed(&normalize_name(n))) {
+        if name.is_some_and(|n| self.name_allowed(&normalize_host(n))) {
             return Ok(());
         }
         let canonical = ip.to_canonical();
@@ -171,54 +174,22 @@ impl Guard {
     fn blocked_domain(&self, name: &str) -> Option<&str> {
         self.blocked_domains
             .iter()
-            .find(|d| is_same_or_subdomain(name, d))
+            .find(|d| domain_matches(name, d))
             .map(String::as_str)
     }
 
     fn name_allowed(&self, name: &str) -> bool {
         self.allow_names.iter().any(|a| {
             match a.strip_prefix("*.").or_else(|| a.strip_prefix('.')) {
-                Some(parent) => is_same_or_subdomain(name, parent),
+                Some(parent) => domain_matches(name, parent),
                 None => name == a,
             }
         })
     }
 }
 
-/// The host of a blocklist entry written as a URL (`https://evil.example/`),
-/// or the entry itself.
-fn host_of(entry: &str) -> &str {
-    let entry = entry.trim();
-    let Some((_, rest)) = entry.split_once("://") else {
-        return entry;
-    };
-    let host = rest.split(['/', '?', '#']).next().unwrap_or(rest);
-    let host = host.rsplit_once('@').map_or(host, |(_, h)| h);
-    host.split_once(':').map_or(host, |(h, _)| h)
-}
-
-/// Lower-case ASCII without a trailing dot; a Unicode name given in the
-/// configuration becomes punycode, as hosts in parsed URLs are.
-fn normalize_name(name: &str) -> String {
-    let name = name.trim_end_matches('.');
-    if name.is_ascii() {
-        return name.to_ascii_lowercase();
-    }
-    match url::Host::parse(name) {
-        Ok(url::Host::Domain(d)) => d.trim_end_matches('.').to_owned(),
-        _ => name.to_lowercase(),
-    }
-}
-
-fn is_same_or_subdomain(name: &str, domain: &str) -> bool {
-    name == domain
-        || (name.len() > domain.len()
-            && name.ends_with(domain)
-            && name.as_bytes()[name.len() - domain.len() - 1] == b'.')
-}
-
 fn is_localhost_name(name: &str) -> bool {
-    is_same_or_subdomain(name, "localhost")
+    domain_matches(name, "localhost")
 }
 
 fn looks_like_ip(s: &str) -> bool {
@@ -438,6 +409,12 @@ mod tests {
         let idn = Guard::new(&["Bücher.example".into()], false, &[]).unwrap();
         assert!(idn.check_url("https://www.bücher.example/").is_err());
         assert!(idn.check_url("https://www.xn--bcher-kva.example/").is_err());
+        let puny = Guard::new(&["xn--bcher-kva.example".into()], false, &[]).unwrap();
+        assert!(puny.check_url("https://shop.bücher.example/").is_err());
+        // A blank entry is nothing; one that is not a host name is a mistake to report.
+        assert!(Guard::new(&["  ".into()], false, &[]).is_ok());
+        let typo = Guard::new(&["evil example".into()], false, &[]).unwrap_err();
+        assert!(typo.contains("evil example"), "{typo}");
     }
 
     #[test]

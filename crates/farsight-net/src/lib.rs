@@ -20,6 +20,9 @@
 //!   the fetcher stores pages under the namespace `"page"` keyed by
 //!   [`normalize_url`], and other crates can use other namespaces.
 //! - [`api_client`] builds the plain client for search provider APIs.
+//! - [`normalize_domain`] and [`domain_matches`] say what a configured domain
+//!   entry means and whether a host is in it (the blocklist here, the search
+//!   filters in `farsight-search`); [`parse_retry_after`] reads `Retry-After`.
 //!
 //! # Example
 //!
@@ -55,6 +58,7 @@ mod api_client;
 mod cache;
 mod charset;
 mod content_type;
+mod domain;
 mod error;
 mod fetcher;
 mod guard;
@@ -67,10 +71,12 @@ mod tls;
 
 pub use api_client::api_client;
 pub use cache::Cache;
+pub use domain::{domain_matches, normalize_domain};
 pub use error::{Error, ErrorKind};
 pub use fetcher::{DEFAULT_USER_AGENT, Fetcher, FetcherBuilder};
 pub use normalize::normalize_url;
 pub use page::{FetchOptions, Page, PageKind};
+pub use status::parse_retry_after;
 
 /// Long-lived handles are shared across tasks; this fails to compile if one
 /// stops being `Send + Sync`.

@@ -99,11 +99,22 @@ fn reason(status: u16) -> String {
         .unwrap_or_default()
 }
 
-/// `Retry-After` as milliseconds from `now`: delta-seconds or an HTTP-date.
-pub(crate) fn parse_retry_after(value: &str, now: SystemTime) -> Option<u64> {
+/// A `Retry-After` header value as milliseconds to wait from `now`: the
+/// delta-seconds (RFC 9110; a decimal such as `1.5`, which some APIs send, is
+/// read too) or an HTTP-date, a date already past being no wait. The one
+/// reader of this header for pages and search providers alike; a wait longer
+/// than an hour is an hour. `None` for anything else, negative numbers included.
+#[must_use]
+pub fn parse_retry_after(value: &str, now: SystemTime) -> Option<u64> {
     let value = value.trim();
     let wait = if let Ok(secs) = value.parse::<u64>() {
         Duration::from_secs(secs)
+    } else if let Ok(secs) = value.parse::<f64>() {
+        // `from_secs_f64` panics on negative, infinite or huge values.
+        if !(secs.is_finite() && secs >= 0.0) {
+            return None;
+        }
+        Duration::from_secs_f64(secs.min(MAX_RETRY_AFTER.as_secs_f64()))
     } else {
         let at = httpdate::parse_http_date(value).ok()?;
         at.duration_since(now).unwrap_or(Duration::ZERO)
@@ -130,6 +141,12 @@ mod tests {
         assert_eq!(parse_retry_after("999999999", now), Some(3_600_000));
         assert_eq!(parse_retry_after("soon", now), None);
         assert_eq!(parse_retry_after("-5", now), None);
+        assert_eq!(parse_retry_after("1.5", now), Some(1_500));
+        assert_eq!(parse_retry_after(" 3 ", now), Some(3_000));
+        assert_eq!(parse_retry_after("1e300", now), Some(3_600_000));
+        for bad in ["-0.5", "NaN", "inf", ""] {
+            assert_eq!(parse_retry_after(bad, now), None, "{bad}");
+        }
     }
 
     #[test]

@@ -4,6 +4,10 @@ mod date;
 mod domain;
 mod text;
 
-pub(crate) use date::{civil_from_days, parse_date};
-pub(crate) use domain::{DomainFilter, dedupe_key, normalize_domain, registrable_domain};
+pub(crate) use date::{parse_date, split_date_prefix};
+#[allow(unused_imports)] // `dedupe_key_str` is for fusion, moving into this crate.
+pub(crate) use domain::{DomainFilter, dedupe_key, dedupe_key_str, registrable_domain};
+/// What a `site`/`includeDomains`/`excludeDomains` entry means: the fetch
+/// blocklist's rule, owned by `farsight-net`.
+pub(crate) use farsight_net::normalize_domain;
 pub(crate) use text::{clean_text, cut_at_word, cut_snippet};

@@ -21,6 +21,27 @@ fn metadata_sources_disagree_json_ld_wins() {
     assert_eq!(doc.title.as_deref(), Some("LD headline"));
 }
 
+// Issue 10: "Summary of 3 April 2023" was read as 2023-03-03 (the month
+// picked out of "Summary"), and 31 February passed as a date.
+#[test]
+fn time_text_dates_are_whole_words_on_real_days() {
+    let date = |time: &str| {
+        let html = format!(
+            "<html><body><article><h1>Notes</h1><time>{time}</time><p>{}</p></article></body></html>",
+            "Enough words in a paragraph to make it the content of the page. ".repeat(6)
+        );
+        extract(&html, &ExtractOptions::new(Format::Text))
+            .metadata
+            .date_published
+    };
+    assert_eq!(
+        date("Summary of 3 April 2023").as_deref(),
+        Some("2023-04-03")
+    );
+    assert_eq!(date("31 February 2023"), None);
+    assert_eq!(date("Published 29 Feb 2024").as_deref(), Some("2024-02-29"));
+}
+
 #[test]
 fn metadata_falls_back_to_meta_and_time() {
     let doc = run("metadata-fallback.html", Format::Text);

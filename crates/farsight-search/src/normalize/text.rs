@@ -1,5 +1,5 @@
-//! Titles and snippets as plain text: no tags, no entities, one line, and
-//! snippets cut at a word.
+//! Titles and snippets as plain text: no tags, no entities, no invisible
+//! marks, one line, and snippets cut at a word.
 
 use std::sync::LazyLock;
 
@@ -22,12 +22,26 @@ static TAG: LazyLock<Regex> = LazyLock::new(|| {
     .expect("static regex")
 });
 
-/// `html` as plain text: tags removed, entities decoded, whitespace collapsed.
+/// `html` as plain text: tags removed, entities decoded, invisible marks
+/// removed, whitespace collapsed.
 pub(crate) fn clean_text(html: &str) -> String {
     let without_scripts = SCRIPT_STYLE.replace_all(html, " ");
     let without_tags = TAG.replace_all(&without_scripts, "");
     let decoded = decode_entities(&without_tags);
-    collapse_whitespace(&decoded)
+    let visible: String = decoded.chars().filter(|c| !is_invisible(*c)).collect();
+    collapse_whitespace(&visible)
+}
+
+/// Characters that show nothing and only steer layout: direction marks,
+/// embeddings, overrides and isolates (U+200E, U+200F, U+202A-U+202E,
+/// U+2066-U+2069), zero-width space and joiners (U+200B-U+200D) and the byte
+/// order mark (U+FEFF). Engines leave them around dates and right-to-left
+/// names; in an agent's text they only cost tokens and break matching.
+pub(crate) fn is_invisible(c: char) -> bool {
+    matches!(
+        c,
+        '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{FEFF}'
+    )
 }
 
 /// `text` cut to at most [`SNIPPET_MAX_CHARS`] characters at a word boundary,
@@ -136,6 +150,12 @@ fn decode_one(name: &str) -> Option<char> {
         "ouml" => 'ö',
         "auml" => 'ä',
         "szlig" => 'ß',
+        // Invisible marks, removed after decoding like their literal forms.
+        "lrm" => '\u{200E}',
+        "rlm" => '\u{200F}',
+        "ZeroWidthSpace" => '\u{200B}',
+        "zwnj" => '\u{200C}',
+        "zwj" => '\u{200D}',
         _ => return None,
     })
 }
@@ -154,6 +174,26 @@ mod tests {
         assert_eq!(clean_text("x<script>alert(1)</script>y"), "x y");
         assert_eq!(clean_text("AT&T &unknown; &"), "AT&T &unknown; &");
         assert_eq!(clean_text("line\n  break\t<br/>here"), "line break here");
+    }
+
+    // Issue 10: direction marks and zero-width characters reached snippets.
+    #[test]
+    fn invisible_marks_are_removed() {
+        assert_eq!(
+            clean_text("\u{200E}3 days ago\u{200F} \u{202B}שלום\u{202C} \u{2067}x\u{2069}"),
+            "3 days ago שלום x"
+        );
+        assert_eq!(
+            clean_text("\u{FEFF}zero\u{200B}width\u{200C}join\u{200D}ed"),
+            "zerowidthjoined"
+        );
+        assert_eq!(clean_text("a&lrm; b&rlm;&zwj;"), "a b");
+        for c in ['\u{200D}', '\u{202A}', '\u{2066}', '\u{FEFF}'] {
+            assert!(is_invisible(c), "{c:?}");
+        }
+        for c in ['\u{2010}', '\u{2028}', '\u{2070}', ' ', 'a'] {
+            assert!(!is_invisible(c), "{c:?}");
+        }
     }
 
     #[test]

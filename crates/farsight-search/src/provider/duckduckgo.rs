@@ -257,14 +257,15 @@ fn parse_html_layout(body: &str) -> Page {
 }
 
 /// The HTML layout shows a timestamp beside the display URL on some results
-/// (`<span>&nbsp;&nbsp;2024-03-01T00:00:00.0000000</span>`).
+/// (`<span>&nbsp;&nbsp;2024-03-01T00:00:00.0000000</span>`): the first span
+/// that the one date reader reads as a date (the engine normalises it later).
 fn html_layout_date(block: &dom_query::Selection<'_>) -> Option<String> {
     block
         .select(".result__extras__url > span")
         .iter()
         .filter(|span| !span.has_class("result__icon"))
         .map(|span| span.text().replace('\u{a0}', " ").trim().to_owned())
-        .find(|text| text.starts_with(|c: char| c.is_ascii_digit()))
+        .find(|text| crate::normalize::parse_date(text).is_some())
 }
 
 /// The lite endpoint: one table, each result spread over rows: `a.result-link`,

@@ -14,7 +14,6 @@ use serde_json::{Value, json};
 use url::Url;
 
 use super::http;
-use crate::normalize::civil_from_days;
 use crate::registry::require_key;
 use crate::{
     DateRange, Provider, ProviderAnswer, ProviderQuery, ProviderSettings, RawResult, SearchDepth,
@@ -241,18 +240,7 @@ fn to_raw(result: ExaResult) -> Option<RawResult> {
 
 /// `2024-03-01T12:00:00.000Z` for `time` (UTC).
 fn iso8601(time: SystemTime) -> String {
-    let secs = time
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_secs())
-        .unwrap_or(0);
-    let (days, rem) = ((secs / 86_400) as i64, secs % 86_400);
-    let (y, m, d) = civil_from_days(days);
-    format!(
-        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}.000Z",
-        rem / 3600,
-        rem % 3600 / 60,
-        rem % 60
-    )
+    farsight_extract::date::format_timestamp(time)
 }
 
 #[cfg(test)]

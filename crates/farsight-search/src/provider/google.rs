@@ -16,6 +16,7 @@ use serde::Deserialize;
 
 use super::http::{self, Reply};
 use super::operators::{Native, query_with_operators};
+use crate::normalize::split_date_prefix;
 use crate::registry::{not_configured, require_key};
 use crate::{
     DateRange, Provider, ProviderAnswer, ProviderQuery, ProviderSettings, RawResult, RetryPolicy,
@@ -227,13 +228,10 @@ fn date_of(item: &Item) -> (Option<String>, String) {
             .find_map(|k| m.get(*k).and_then(|v| v.as_str()))
         })
         .map(str::to_owned);
-    if let Some((head, rest)) = item.snippet.split_once(" ... ")
-        && head.len() <= 20
-        && crate::normalize::parse_date(head).is_some()
-    {
-        return (meta.or_else(|| Some(head.to_owned())), rest.to_owned());
+    match split_date_prefix(&item.snippet) {
+        Some((date, rest)) => (meta.or(Some(date)), rest.to_owned()),
+        None => (meta, item.snippet.clone()),
     }
-    (meta, item.snippet.clone())
 }
 
 #[derive(Deserialize)]
@@ -402,7 +400,15 @@ mod tests {
         let a = parse(&reply(200, body)).unwrap();
         assert_eq!(a.total_results, Some(1200));
         assert_eq!(a.results[0].snippet, "The text.");
-        assert_eq!(a.results[0].date.as_deref(), Some("Aug 24, 2023"));
+        assert_eq!(a.results[0].date.as_deref(), Some("2023-08-24"));
+        // The prefix reader is SearXNG's too: other separators, and a sentence
+        // that begins with a date keeps it.
+        let body = r#"{"items":[{"title":"T","link":"https://a.example/","snippet":"Apr 17, 2024 — The text."},{"title":"U","link":"https://b.example/","snippet":"3 April 2023 was a Monday."}]}"#;
+        let a = parse(&reply(200, body)).unwrap();
+        assert_eq!(a.results[0].snippet, "The text.");
+        assert_eq!(a.results[0].date.as_deref(), Some("2024-04-17"));
+        assert_eq!(a.results[1].snippet, "3 April 2023 was a Monday.");
+        assert_eq!(a.results[1].date, None);
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //! (Brave's 422, Tavily's 432/433, Jina's 422 "no results"...) and fall back
 //! to [`error_for_status`].
 
-use std::time::{Duration, SystemTime};
+use std::time::SystemTime;
 
 use bytes::Bytes;
 use futures_util::StreamExt;
@@ -154,9 +154,10 @@ fn source_chain(error: &dyn std::error::Error) -> String {
     }
 }
 
-/// Milliseconds to wait, from `Retry-After` (delta-seconds or an HTTP-date) or,
-/// failing that, the common `X-RateLimit-Reset`/`RateLimit-Reset` seconds headers
-/// (Brave sends `X-RateLimit-Reset: 1, 1419704`: the first window counts).
+/// Milliseconds to wait, from `Retry-After` (read by `farsight_net`, as for
+/// pages) or, failing that, the providers' `X-RateLimit-Reset`/`RateLimit-Reset`
+/// seconds headers (Brave sends `X-RateLimit-Reset: 1, 1419704`: the first
+/// window counts).
 pub(crate) fn retry_after_ms(headers: &HeaderMap) -> Option<u64> {
     let header = |name: &str| {
         headers
@@ -164,16 +165,10 @@ pub(crate) fn retry_after_ms(headers: &HeaderMap) -> Option<u64> {
             .and_then(|v| v.to_str().ok())
             .map(str::trim)
     };
-    if let Some(value) = header("retry-after") {
-        if let Ok(seconds) = value.parse::<f64>() {
-            return (seconds.is_finite() && seconds >= 0.0).then_some((seconds * 1000.0) as u64);
-        }
-        if let Ok(when) = httpdate::parse_http_date(value) {
-            let wait = when
-                .duration_since(SystemTime::now())
-                .unwrap_or(Duration::ZERO);
-            return Some(wait.as_millis() as u64);
-        }
+    if let Some(wait) =
+        header("retry-after").and_then(|v| farsight_net::parse_retry_after(v, SystemTime::now()))
+    {
+        return Some(wait);
     }
     for name in ["x-ratelimit-reset", "ratelimit-reset"] {
         if let Some(value) = header(name) {
@@ -292,10 +287,19 @@ mod tests {
         let mut h = HeaderMap::new();
         h.insert("x-ratelimit-reset", "1, 1419704".parse().unwrap());
         assert_eq!(retry_after_ms(&h), Some(1000));
+        // Retry-After wins over the rate-limit headers; one that cannot be
+        // read leaves them the say.
         let mut h = HeaderMap::new();
-        let later = httpdate::fmt_http_date(SystemTime::now() + Duration::from_secs(120));
-        h.insert("retry-after", later.parse().unwrap());
-        let ms = retry_after_ms(&h).unwrap();
-        assert!((100_000..=121_000).contains(&ms), "{ms}");
+        h.insert("retry-after", "1.5".parse().unwrap());
+        h.insert("x-ratelimit-reset", "9".parse().unwrap());
+        assert_eq!(retry_after_ms(&h), Some(1500));
+        h.insert("retry-after", "soon".parse().unwrap());
+        assert_eq!(retry_after_ms(&h), Some(9000));
+        let mut h = HeaderMap::new();
+        h.insert(
+            "retry-after",
+            "Sun, 06 Nov 1994 08:49:37 GMT".parse().unwrap(),
+        );
+        assert_eq!(retry_after_ms(&h), Some(0), "a date past is no wait");
     }
 }

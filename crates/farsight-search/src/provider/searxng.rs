@@ -1,5 +1,8 @@
 //! A SearXNG instance: `GET {SEARXNG_URL}/search?format=json`.
 //!
+//! Dates: `publishedDate`, else the date an engine wrote at the start of the
+//! snippet (which is then removed from it).
+//!
 //! Native: `categories=news`, `time_range` (day/week/month/year), `safesearch`
 //! (0 off, 2 strict). Emulated: site and domain filters as operators (the
 //! instance passes them to its engines). No count parameter: one page is read.
@@ -12,6 +15,7 @@ use serde::Deserialize;
 
 use super::http::{self, Reply};
 use super::operators::{Native, query_with_operators};
+use crate::normalize::split_date_prefix;
 use crate::registry::not_configured;
 use crate::{
     DateRange, Provider, ProviderAnswer, ProviderQuery, ProviderSettings, RawResult, SearchError,
@@ -173,13 +177,24 @@ fn parse(reply: &Reply) -> Result<ProviderAnswer, SearchError> {
         results: answer
             .results
             .into_iter()
-            .map(|i| RawResult {
-                title: i.title,
-                url: i.url,
-                snippet: i.content,
-                date: i.published_date,
-                score: i.score,
-                content: None,
+            .map(|i| {
+                // Engines behind the instance write the date at the start of
+                // the content ("3 days ago · ...", "Apr 17, 2024 — ...").
+                let (prefix_date, snippet) = match split_date_prefix(&i.content) {
+                    Some((date, rest)) => (Some(date), rest.to_owned()),
+                    None => (None, i.content),
+                };
+                RawResult {
+                    title: i.title,
+                    url: i.url,
+                    snippet,
+                    date: i
+                        .published_date
+                        .filter(|d| !d.trim().is_empty())
+                        .or(prefix_date),
+                    score: i.score,
+                    content: None,
+                }
             })
             .collect(),
         total_results: total,

@@ -1,5 +1,7 @@
 //! SearXNG against a local server standing in for an instance.
 
+use std::time::SystemTime;
+
 use farsight_search::{
     DateRange, ProviderSettings, SearchErrorKind, SearchRequest, Topic, build_provider,
 };
@@ -55,6 +57,62 @@ async fn search_asks_for_json_with_every_filter_under_the_instance_path() {
         Some("2024-02-10")
     );
     assert_eq!(answer.total_results, 2, "number_of_results 0 means unknown");
+}
+
+// Issue 10: engines' date prefixes stayed in SearXNG snippets and gave no
+// `datePublished`; direction marks reached titles and snippets.
+#[tokio::test]
+async fn date_prefixes_become_dates_and_invisible_marks_go() {
+    let server = MockServer::start().await;
+    Mock::given(method("GET"))
+        .and(path("/search"))
+        .respond_with(
+            ResponseTemplate::new(200)
+                .set_body_raw(fixture("searxng", "date_prefixes.json"), "application/json"),
+        )
+        .mount(&server)
+        .await;
+    let service = single(provider("searxng", &instance(&server, "")));
+    // "3 days ago" is counted back from the clock: read it before and after.
+    let before = farsight_extract::date::parse_date("3 days ago", Some(SystemTime::now()));
+    let answer = service
+        .search(SearchRequest::new("rust 1.78"))
+        .await
+        .expect("answer");
+    let after = farsight_extract::date::parse_date("3 days ago", Some(SystemTime::now()));
+    let r = &answer.results;
+    assert_eq!(r.len(), 5);
+
+    assert_eq!(
+        r[0].snippet,
+        "The Rust team is happy to announce a new version of Rust, 1.78.0."
+    );
+    let three_days_ago = r[0].date_published.clone();
+    assert!(
+        three_days_ago.is_some() && (three_days_ago == before || three_days_ago == after),
+        "{three_days_ago:?}"
+    );
+
+    assert_eq!(
+        r[1].snippet,
+        "Rust 1.78 is out today with a new diagnostic namespace."
+    );
+    assert_eq!(r[1].date_published.as_deref(), Some("2024-04-17"));
+
+    assert_eq!(r[2].title, "Rust 1.78.0 released");
+    assert_eq!(r[2].snippet, "The Rust 1.78.0 release adds diagnostics.");
+    assert_eq!(r[2].date_published.as_deref(), Some("2024-04-17"));
+
+    // publishedDate wins over the prefix; the prefix still goes.
+    assert_eq!(r[3].snippet, "An early look at what became Rust 1.78.");
+    assert_eq!(r[3].date_published.as_deref(), Some("2024-05-03"));
+
+    // A sentence that begins with a date is not a prefix.
+    assert_eq!(
+        r[4].snippet,
+        "3 April 2023 was the day the first draft was written."
+    );
+    assert_eq!(r[4].date_published, None);
 }
 
 #[tokio::test]
