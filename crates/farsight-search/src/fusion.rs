@@ -8,8 +8,7 @@
 
 use std::collections::HashMap;
 
-use url::Url;
-
+use crate::normalize::dedupe_key_str;
 use crate::request::{DEFAULT_MAX_RESULTS, MAX_RESULTS};
 use crate::response::NO_RESULTS_SUGGESTION;
 use crate::{
@@ -104,7 +103,7 @@ pub fn fuse(lists: &[(String, Vec<SearchResult>)], max: usize) -> Vec<SearchResu
     let mut by_key: HashMap<String, usize> = HashMap::new();
     for (provider, results) in lists {
         for (rank, r) in results.iter().enumerate() {
-            let key = url_key(&r.url);
+            let key = dedupe_key_str(&r.url);
             let gain = 1.0 / (RRF_K + (rank + 1) as f64);
             match by_key.get(&key) {
                 Some(&i) => {
@@ -152,35 +151,6 @@ pub fn fuse(lists: &[(String, Vec<SearchResult>)], max: usize) -> Vec<SearchResu
         .collect()
 }
 
-/// The identity of a URL for deduplication: scheme and host case, `www.`,
-/// default ports, the fragment, a trailing slash and tracking parameters
-/// (`utm_*`, `fbclid`, `gclid`) do not make two results different.
-fn url_key(raw: &str) -> String {
-    let Ok(mut url) = Url::parse(raw.trim()) else {
-        return raw.trim().to_owned();
-    };
-    url.set_fragment(None);
-    let kept: Vec<(String, String)> = url
-        .query_pairs()
-        .filter(|(k, _)| !(k.starts_with("utm_") || k == "fbclid" || k == "gclid"))
-        .map(|(k, v)| (k.into_owned(), v.into_owned()))
-        .collect();
-    if kept.is_empty() {
-        url.set_query(None);
-    } else {
-        url.query_pairs_mut().clear().extend_pairs(kept);
-    }
-    let host = url.host_str().unwrap_or("").to_ascii_lowercase();
-    let host = host.strip_prefix("www.").unwrap_or(&host).to_owned();
-    let path = url.path().trim_end_matches('/').to_owned();
-    let query = url.query().map(|q| format!("?{q}")).unwrap_or_default();
-    // http and https copies of one page are one result.
-    format!(
-        "{host}{}{path}{query}",
-        url.port().map(|p| format!(":{p}")).unwrap_or_default()
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -223,18 +193,6 @@ mod tests {
         assert_eq!(fused[1].providers, ["a"]);
         let two = 1.0 / 62.0 + 1.0 / 62.0;
         assert!((fused[0].score.unwrap() - two).abs() < 1e-5);
-    }
-
-    #[test]
-    fn tracking_parameters_and_slashes_do_not_split_a_result() {
-        assert_eq!(
-            url_key("https://Example.com/a/?utm_source=x&id=3#top"),
-            url_key("http://example.com/a?id=3&fbclid=9")
-        );
-        assert_ne!(
-            url_key("https://e.com/a?id=3"),
-            url_key("https://e.com/a?id=4")
-        );
     }
 
     #[test]

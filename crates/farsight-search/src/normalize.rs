@@ -5,7 +5,6 @@ mod domain;
 mod text;
 
 pub(crate) use date::{parse_date, split_date_prefix};
-#[allow(unused_imports)] // `dedupe_key_str` is for fusion, moving into this crate.
 pub(crate) use domain::{DomainFilter, dedupe_key, dedupe_key_str, registrable_domain};
 /// What a `site`/`includeDomains`/`excludeDomains` entry means: the fetch
 /// blocklist's rule, owned by `farsight-net`.

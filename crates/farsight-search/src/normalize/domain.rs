@@ -50,7 +50,6 @@ pub(crate) fn dedupe_key(url: &Url) -> String {
 
 /// [`dedupe_key`] of a URL given as text; text that is not a URL is its own
 /// key (trimmed).
-#[allow(dead_code)] // Fusion (moving into this crate) keys results by their URL text.
 pub(crate) fn dedupe_key_str(raw: &str) -> String {
     Url::parse(raw.trim()).map_or_else(|_| raw.trim().to_owned(), |url| dedupe_key(&url))
 }
