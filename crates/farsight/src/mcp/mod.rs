@@ -4,10 +4,10 @@
 use std::sync::Arc;
 
 mod http;
+mod schema;
 mod stdio;
 
 use rmcp::handler::server::router::tool::ToolRouter;
-use rmcp::handler::server::tool::schema_for_output;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{CallToolResult, ContentBlock, Implementation, ServerCapabilities, ServerConfig};
 use rmcp::{ServerHandler, tool, tool_handler, tool_router};
@@ -30,39 +30,21 @@ const TOOL_ORDER: [&str; 2] = ["web_search", "web_fetch"];
 /// to seconds, so a second frees a slot most of the time.
 const OVERLOADED_RETRY_MS: u64 = 1_000;
 
-/// What the model reads about `web_fetch`, adapted from the specification's
-/// "Description for LLM".
+/// What the model reads about `web_fetch`: when to use it and how to read
+/// on; the parameters themselves are documented in the input schema.
 const WEB_FETCH_DESCRIPTION: &str = "\
-Fetches one web page and returns its readable content (main text, without navigation, ads or scripts).
-
-Use it after web_search to:
-1. get the full details behind a promising search result,
-2. extract specific data from a known page (with `selector`, e.g. \".infobox\", \"#article\", \"table\"),
-3. read documentation or articles.
-
-Returns title, content (markdown by default; 'text' or 'html' on request), metadata (description, author, datePublished, siteName) and links. Content longer than maxLength (default 10000 characters) is cut between paragraphs with truncated=true and nextStartIndex: call again with startIndex=nextStartIndex to read on (served from cache, no new download).
-
-To find one answer in a long page, pass focus (a question): you get the passages that best answer it, in page order, within maxLength, instead of the page's beginning.
-
-Limitations:
-- Does not run JavaScript: pages that render in the browser may come back partial.
-- Some sites block automated access or disallow it in robots.txt.
-- Paywalled content is partial (status 'partial' with a message).
-- Only public http(s) URLs; private network addresses are refused.
-
-On failure the result has status 'error', errorKind, errorCode (the HTTP status, if any), message, suggestion and retryable: read the suggestion before retrying.
-
-Examples:
-- Read documentation: url=\"https://docs.example.com/api\"
-- Extract a Wikipedia infobox: url=\"https://en.wikipedia.org/wiki/Dune:_Part_Two\", selector=\".infobox\"
-- Plain text, fewer tokens: url=\"...\", format=\"text\"";
+Fetch one public http(s) page and return its readable content (Markdown by default), title, metadata and links. \
+Use it to read a search result, documentation or a page the user names. \
+Long pages come in windows: when truncated, call again with startIndex=nextStartIndex (served from cache). \
+To find one answer in a long page, pass focus (a question) to get the passages that answer it. \
+selector (CSS, e.g. \".infobox\", \"table\") returns only the matching elements. \
+JavaScript is not run: such pages come back partial. \
+On error read the suggestion before retrying.";
 
 /// What the model reads about the server as a whole.
 const INSTRUCTIONS: &str = "\
-farsight gives you the web. Use web_fetch to read a page whose URL you know (from the user, a search result or a link in another page). \
-When web_search is offered, use it first to find pages when you do not have a URL, then web_fetch to read the most promising results. \
-Long pages come in windows: follow nextStartIndex only as far as you need. \
-Errors carry a suggestion and say whether retrying can help.";
+farsight gives you the web: web_search (when offered) finds pages, web_fetch reads one whose URL you know. \
+Follow nextStartIndex only as far as you need; errors carry a suggestion.";
 
 /// The MCP server: the service behind the tools, and their router.
 #[derive(Clone)]
@@ -127,7 +109,8 @@ impl FarsightMcp {
     #[tool(
         name = "web_search",
         description = WEB_SEARCH_DESCRIPTION,
-        output_schema = schema_for_output::<WebSearchResponse>(),
+        input_schema = schema::input_schema::<WebSearchRequest>(),
+        output_schema = schema::output_schema::<WebSearchResponse, WebSearchError>(),
         annotations(
             title = "Search the web",
             read_only_hint = true,
@@ -170,7 +153,8 @@ impl FarsightMcp {
     #[tool(
         name = "web_fetch",
         description = WEB_FETCH_DESCRIPTION,
-        output_schema = schema_for_output::<FetchResponse>(),
+        input_schema = schema::input_schema::<FetchRequest>(),
+        output_schema = schema::output_schema_one::<FetchResponse>(),
         annotations(
             title = "Fetch a web page",
             read_only_hint = true,
