@@ -9,11 +9,11 @@ use super::{render_compact, render_full};
 /// model gets wrong without a hint are repeated here. Every word is paid for
 /// in each session's `tools/list`.
 pub const WEB_SEARCH_DESCRIPTION: &str = "\
-Search the web: results with title, URL, snippet and date. Use it for anything past your knowledge cutoff: current documentation and releases, news, recent errors. \
-Be specific (names, versions, years); use site when you know the authoritative source. \
-searchDepth=\"deep\" also returns, for the top results, the passages that answer the query: use it for research instead of fetching every result. \
-Read promising results in full with web_fetch. \
-After answering, add a \"Sources:\" section listing the results you used as Markdown links ([Title](url)). \
+Search the web for what is past your knowledge cutoff: current documentation, releases, news, recent errors. \
+Be specific (names, versions, years); pass site for a known authoritative source. \
+searchDepth=\"deep\" also returns each top result's passages that answer the query: use it for research instead of fetching every result. \
+Read a result in full with web_fetch. \
+After answering, list the results you used under \"Sources:\" as Markdown links [Title](url). \
 On error read the suggestion; if search is unavailable, say so and answer from what you know.";
 
 /// The text of a search answer: the full format when pages were read (deep

@@ -33,11 +33,10 @@ const OVERLOADED_RETRY_MS: u64 = 1_000;
 /// What the model reads about `web_fetch`: when to use it and how to read
 /// on; the parameters themselves are documented in the input schema.
 const WEB_FETCH_DESCRIPTION: &str = "\
-Fetch one public http(s) page and return its readable content (Markdown by default), title, metadata and links. \
-Use it to read a search result, documentation or a page the user names. \
+Read one public http(s) page: its main content as Markdown (or text, html), title, metadata and links. \
 Long pages come in windows: when truncated, call again with startIndex=nextStartIndex (served from cache). \
-To find one answer in a long page, pass focus (a question) to get the passages that answer it. \
-selector (CSS, e.g. \".infobox\", \"table\") returns only the matching elements. \
+For one answer in a long page, pass focus (a question) to get the passages that answer it. \
+selector (CSS, e.g. \".infobox\", \"table\") keeps only the matching elements. \
 JavaScript is not run: such pages come back partial. \
 On error read the suggestion before retrying.";
 

@@ -62,16 +62,12 @@ fn root_object<T: JsonSchema>(contract: Contract) -> JsonObject {
         Contract::Output => settings.for_serialize(),
     };
     let mut value = settings.into_generator().into_root_schema_for::<T>().to_value();
-    tidy(&mut value, contract);
+    tidy(&mut value, contract, Place::Other);
     let mut object = match value {
         Value::Object(object) => object,
         // A `true` schema (anything goes) is the empty object schema.
         _ => Map::new(),
     };
-    object.remove("title");
-    if contract == Contract::Output {
-        object.remove("description");
-    }
     object.insert("type".to_owned(), Value::String("object".to_owned()));
     object
 }
@@ -126,24 +122,38 @@ const MAP_OF_SUBSCHEMAS: [&str; 4] = [
     "dependentSchemas",
 ];
 
+/// Where a subschema sits: the value of a property, or anywhere else (the
+/// root, an array's items, a member of `anyOf`...).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Place {
+    Property,
+    Other,
+}
+
 /// Tidies one schema and, depth first, every subschema in it.
-fn tidy(schema: &mut Value, contract: Contract) {
+fn tidy(schema: &mut Value, contract: Contract, place: Place) {
     let Value::Object(object) = schema else {
         return;
     };
     for key in ONE_SUBSCHEMA {
         if let Some(sub) = object.get_mut(key) {
-            tidy(sub, contract);
+            tidy(sub, contract, Place::Other);
         }
     }
     for key in LIST_OF_SUBSCHEMAS {
         if let Some(Value::Array(subs)) = object.get_mut(key) {
-            subs.iter_mut().for_each(|s| tidy(s, contract));
+            subs.iter_mut()
+                .for_each(|s| tidy(s, contract, Place::Other));
         }
     }
     for key in MAP_OF_SUBSCHEMAS {
+        let place = if key == "properties" {
+            Place::Property
+        } else {
+            Place::Other
+        };
         if let Some(Value::Object(subs)) = object.get_mut(key) {
-            subs.values_mut().for_each(|s| tidy(s, contract));
+            subs.values_mut().for_each(|s| tidy(s, contract, place));
         }
     }
     standard_format(object);
@@ -153,12 +163,80 @@ fn tidy(schema: &mut Value, contract: Contract) {
         // "default: null" on an optional argument says nothing.
         object.remove("default");
     }
+    // A parameter's description is what the model reads about it; the
+    // descriptions schemars copies from the parameter's type and its enum
+    // variants repeat it in other words. Answers are explained by the tool
+    // description, so an output schema carries no prose at all.
+    if contract == Contract::Output || place == Place::Other {
+        object.remove("description");
+    }
     if contract == Contract::Output {
-        for key in ["description", "default", "examples"] {
-            object.remove(key);
-        }
+        object.remove("default");
+        object.remove("examples");
     }
     consts_to_enum(object);
+    match contract {
+        // A client never needs to send null for an optional argument: it
+        // leaves the argument out (null is still accepted).
+        Contract::Input => without_null(object),
+        // A field that is left out when empty is never null when present.
+        Contract::Output => optional_properties_without_null(object),
+    }
+}
+
+/// The same schema without `null` among its types: `type: [T, "null"]`
+/// becomes `type: T`, and `anyOf: [X, {type: "null"}]` becomes `X`.
+fn without_null(object: &mut JsonObject) {
+    if let Some(Value::Array(types)) = object.get_mut("type") {
+        types.retain(|t| t != "null");
+        if let [one] = types.as_slice() {
+            let one = one.clone();
+            object.insert("type".to_owned(), one);
+        }
+    }
+    if let Some(Value::Array(values)) = object.get_mut("enum") {
+        values.retain(|v| !v.is_null());
+    }
+    for key in ["anyOf", "oneOf"] {
+        let Some(Value::Array(members)) = object.get_mut(key) else {
+            continue;
+        };
+        members.retain(|m| m.get("type") != Some(&Value::String("null".to_owned())));
+        if members.len() == 1 {
+            let Some(Value::Object(member)) = members.pop() else {
+                continue;
+            };
+            object.remove(key);
+            // The member's keywords join the property's; the property's own
+            // description (what the model reads) wins.
+            for (k, v) in member {
+                object.entry(k).or_insert(v);
+            }
+        }
+    }
+}
+
+/// In an answer's object, the properties that may be left out lose `null`:
+/// an `Option` field skipped when `None` is never written as null. A field
+/// always written (required) keeps it.
+fn optional_properties_without_null(object: &mut JsonObject) {
+    let required: Vec<String> = match object.get("required") {
+        Some(Value::Array(r)) => r
+            .iter()
+            .filter_map(|n| n.as_str().map(str::to_owned))
+            .collect(),
+        _ => Vec::new(),
+    };
+    let Some(Value::Object(properties)) = object.get_mut("properties") else {
+        return;
+    };
+    for (name, schema) in properties.iter_mut() {
+        if !required.contains(name)
+            && let Value::Object(property) = schema
+        {
+            without_null(property);
+        }
+    }
 }
 
 /// Drops a non-standard `format`; an unsigned integer keeps its meaning as
@@ -278,6 +356,7 @@ mod tests {
         time: f64,
         #[serde(skip_serializing_if = "Option::is_none")]
         small: Option<u32>,
+        /// Which kind.
         kind: Kind,
         /// A property whose NAME is a keyword.
         description: Option<String>,
@@ -330,7 +409,10 @@ mod tests {
         assert_eq!(schema["required"], serde_json::json!(["query"]), "{schema}");
         let p = &schema["properties"];
         assert_eq!(p["total"]["anyOf"][0]["minimum"], 0, "{schema}");
-        assert_eq!(p["total"]["anyOf"][1]["type"], serde_json::json!(["string", "null"]));
+        assert_eq!(p["total"]["anyOf"][1]["type"], "string", "skipped when None");
+        assert_eq!(p["small"]["type"], "integer", "skipped when None: {schema}");
+        let always = serde_json::json!(["string", "null"]);
+        assert_eq!(p["description"]["type"], always, "always written, may be null");
         assert_eq!(p["kind"]["enum"], serde_json::json!(["first", "second"]));
         assert!(p["description"].is_object(), "a property named description stays");
         assert!(p["query"].get("description").is_none(), "{schema}");
@@ -341,7 +423,12 @@ mod tests {
     #[test]
     fn input_schemas_keep_descriptions() {
         let schema = input_schema::<Found>();
-        assert_eq!(schema["properties"]["query"]["description"], "The query.");
+        let p = &schema["properties"];
+        assert_eq!(p["query"]["description"], "The query.");
         assert!(schema.get("$schema").is_none() && schema.get("$defs").is_none());
+        assert!(schema.get("description").is_none(), "the tool describes itself");
+        assert_eq!(p["small"]["type"], "integer", "an argument is left out, not null");
+        assert_eq!(p["kind"]["enum"], serde_json::json!(["first", "second"]));
+        assert_eq!(p["kind"]["description"], "Which kind.", "{schema:?}");
     }
 }
