@@ -176,7 +176,7 @@ function startHttpServer(config, extraEnv = {}) {
     child.stderr.setEncoding('utf8');
     child.stderr.on('data', (chunk) => {
       seen += chunk;
-      const m = seen.match(/serving MCP at (\S+)/);
+      const m = seen.match(/serving MCP at (\S+)\r?\n/);
       if (m) resolve({ url: m[1], child });
     });
     child.on('exit', (code) => reject(new Error(`farsight mcp --http exited (${code}): ${seen}`)));
@@ -253,15 +253,16 @@ async function inspectorChecks(label, target, base) {
 }
 
 async function inspectorOverStdio(config, base) {
-  // `-e` must come before the target: everything after it goes to the server.
-  await inspectorChecks('stdio', ['-e', `FARSIGHT_CONFIG=${config}`, '--', binary, 'mcp'], base);
+  // The target first: options that take several values (--header, --tool-arg)
+  // would swallow a positional argument that follows them.
+  await inspectorChecks('stdio', [binary, 'mcp', '-e', `FARSIGHT_CONFIG=${config}`], base);
 }
 
 async function inspectorOverHttp(config, base) {
   const server = await startHttpServer(config);
   try {
     await inspectorChecks('Streamable HTTP',
-      ['--transport', 'http', '--header', `Authorization: Bearer ${TOKEN}`, server.url], base);
+      [server.url, '--transport', 'http', '--header', `Authorization: Bearer ${TOKEN}`], base);
   } finally {
     server.child.kill('SIGTERM');
   }

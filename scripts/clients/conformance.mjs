@@ -39,7 +39,7 @@ function start(config) {
     child.stderr.setEncoding('utf8');
     child.stderr.on('data', (chunk) => {
       seen += chunk;
-      const m = seen.match(/serving MCP at (\S+)/);
+      const m = seen.match(/serving MCP at (\S+)\r?\n/);
       if (m) resolve({ url: m[1], child });
     });
     child.on('exit', (code) => reject(new Error(`farsight mcp --http exited (${code}): ${seen}`)));
