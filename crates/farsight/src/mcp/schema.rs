@@ -61,7 +61,10 @@ fn root_object<T: JsonSchema>(contract: Contract) -> JsonObject {
         Contract::Input => settings.for_deserialize(),
         Contract::Output => settings.for_serialize(),
     };
-    let mut value = settings.into_generator().into_root_schema_for::<T>().to_value();
+    let mut value = settings
+        .into_generator()
+        .into_root_schema_for::<T>()
+        .to_value();
     tidy(&mut value, contract, Place::Other);
     let mut object = match value {
         Value::Object(object) => object,
@@ -275,7 +278,9 @@ fn consts_to_enum(object: &mut JsonObject) {
             let Some(value) = v.get("const") else {
                 return;
             };
-            if v.keys().any(|k| !matches!(k.as_str(), "const" | "type" | "description")) {
+            if v.keys()
+                .any(|k| !matches!(k.as_str(), "const" | "type" | "description"))
+            {
                 return;
             }
             if let Some(t) = v.get("type")
@@ -409,12 +414,21 @@ mod tests {
         assert_eq!(schema["required"], serde_json::json!(["query"]), "{schema}");
         let p = &schema["properties"];
         assert_eq!(p["total"]["anyOf"][0]["minimum"], 0, "{schema}");
-        assert_eq!(p["total"]["anyOf"][1]["type"], "string", "skipped when None");
+        assert_eq!(
+            p["total"]["anyOf"][1]["type"], "string",
+            "skipped when None"
+        );
         assert_eq!(p["small"]["type"], "integer", "skipped when None: {schema}");
         let always = serde_json::json!(["string", "null"]);
-        assert_eq!(p["description"]["type"], always, "always written, may be null");
+        assert_eq!(
+            p["description"]["type"], always,
+            "always written, may be null"
+        );
         assert_eq!(p["kind"]["enum"], serde_json::json!(["first", "second"]));
-        assert!(p["description"].is_object(), "a property named description stays");
+        assert!(
+            p["description"].is_object(),
+            "a property named description stays"
+        );
         assert!(p["query"].get("description").is_none(), "{schema}");
         assert!(p["errorKind"].is_object() && p["time"].is_object());
         assert!(schema.get("$schema").is_none() && schema.get("title").is_none());
@@ -426,8 +440,14 @@ mod tests {
         let p = &schema["properties"];
         assert_eq!(p["query"]["description"], "The query.");
         assert!(schema.get("$schema").is_none() && schema.get("$defs").is_none());
-        assert!(schema.get("description").is_none(), "the tool describes itself");
-        assert_eq!(p["small"]["type"], "integer", "an argument is left out, not null");
+        assert!(
+            schema.get("description").is_none(),
+            "the tool describes itself"
+        );
+        assert_eq!(
+            p["small"]["type"], "integer",
+            "an argument is left out, not null"
+        );
         assert_eq!(p["kind"]["enum"], serde_json::json!(["first", "second"]));
         assert_eq!(p["kind"]["description"], "Which kind.", "{schema:?}");
     }

@@ -174,13 +174,30 @@ async fn tools_list_fits_the_token_budget() {
     let total = json_chars(&tools) / 4;
     println!("tools/list: {total} tokens (characters / 4), budget {TOKEN_BUDGET}");
     for tool in &tools {
+        let input = serde_json::to_value(&tool.input_schema).unwrap();
+        let prose: usize = input["properties"]
+            .as_object()
+            .map(|p| {
+                p.values()
+                    .filter_map(|v| v.get("description"))
+                    .map(json_chars)
+                    .sum()
+            })
+            .unwrap_or(0);
+        let description = tool.description.as_deref().map_or(0, |d| json_chars(&d));
+        let output = tool.output_schema.as_ref().map_or(0, |s| json_chars(s));
+        let all = json_chars(tool);
+        let schema = json_chars(&tool.input_schema);
         println!(
-            "  {:<10} {:>5} = description {:>4} + input schema {:>4} + output schema {:>4} + rest",
+            "  {:<10} {:>5} = description {:>4} + input schema {:>4} (parameter descriptions {:>4}) \
+             + output schema {:>4} + name and annotations {:>3}",
             tool.name,
-            json_chars(tool) / 4,
-            tool.description.as_deref().map_or(0, |d| json_chars(&d) / 4),
-            json_chars(&tool.input_schema) / 4,
-            tool.output_schema.as_ref().map_or(0, |s| json_chars(s) / 4),
+            all / 4,
+            description / 4,
+            schema / 4,
+            prose / 4,
+            output / 4,
+            (all - description - schema - output) / 4,
         );
     }
     assert!(
@@ -232,29 +249,96 @@ async fn schemas_are_standard_and_every_answer_validates() {
 
     // (tool, arguments, is an error, the answer's status or errorKind)
     let cases: Vec<(&str, Value, bool, &str)> = vec![
-        ("web_fetch", json!({"url": pages.url("/short")}), false, "success"),
-        ("web_fetch", json!({"url": pages.url("/article"), "maxLength": 2000}), false, "success"),
-        ("web_fetch", json!({"url": pages.url("/article"), "focus": "keepers"}), false, "success"),
-        ("web_fetch", json!({"url": pages.url("/short"), "selector": "#nothing"}), false, "success"),
-        ("web_fetch", json!({"url": pages.url("/app")}), false, "partial"),
+        (
+            "web_fetch",
+            json!({"url": pages.url("/short")}),
+            false,
+            "success",
+        ),
+        (
+            "web_fetch",
+            json!({"url": pages.url("/article"), "maxLength": 2000}),
+            false,
+            "success",
+        ),
+        (
+            "web_fetch",
+            json!({"url": pages.url("/article"), "focus": "keepers"}),
+            false,
+            "success",
+        ),
+        (
+            "web_fetch",
+            json!({"url": pages.url("/short"), "selector": "#nothing"}),
+            false,
+            "success",
+        ),
+        (
+            "web_fetch",
+            json!({"url": pages.url("/app")}),
+            false,
+            "partial",
+        ),
         ("web_fetch", json!({"url": "not a url"}), true, "invalidUrl"),
-        ("web_fetch", json!({"url": "http://10.1.2.3/"}), true, "blockedUrl"),
-        ("web_fetch", json!({"url": pages.url("/gone")}), true, "httpStatus"),
-        ("web_fetch", json!({"url": pages.url("/private/page")}), true, "robotsDisallowed"),
-        ("web_fetch", json!({"url": pages.url("/image.png")}), true, "unsupportedContent"),
-        ("web_fetch", json!({"url": pages.url("/huge")}), true, "tooLarge"),
+        (
+            "web_fetch",
+            json!({"url": "http://10.1.2.3/"}),
+            true,
+            "blockedUrl",
+        ),
+        (
+            "web_fetch",
+            json!({"url": pages.url("/gone")}),
+            true,
+            "httpStatus",
+        ),
+        (
+            "web_fetch",
+            json!({"url": pages.url("/private/page")}),
+            true,
+            "robotsDisallowed",
+        ),
+        (
+            "web_fetch",
+            json!({"url": pages.url("/image.png")}),
+            true,
+            "unsupportedContent",
+        ),
+        (
+            "web_fetch",
+            json!({"url": pages.url("/huge")}),
+            true,
+            "tooLarge",
+        ),
         ("web_search", json!({"query": "schema check"}), false, ""),
         ("web_search", json!({"query": "x"}), true, "invalidQuery"),
-        ("web_search", json!({"query": "wrong key check"}), true, "authenticationFailed"),
-        ("web_search", json!({"query": "schema check", "provider": "tavily"}), true, "notConfigured"),
+        (
+            "web_search",
+            json!({"query": "wrong key check"}),
+            true,
+            "authenticationFailed",
+        ),
+        (
+            "web_search",
+            json!({"query": "schema check", "provider": "tavily"}),
+            true,
+            "notConfigured",
+        ),
     ];
     for (tool, args, is_error, expected) in cases {
-        let params = CallToolRequestParams::new(tool)
-            .with_arguments(args.as_object().unwrap().clone());
+        let params =
+            CallToolRequestParams::new(tool).with_arguments(args.as_object().unwrap().clone());
         let answer = client.call_tool(params).await.unwrap();
-        let sc = answer.structured_content.clone().expect("structuredContent");
+        let sc = answer
+            .structured_content
+            .clone()
+            .expect("structuredContent");
         assert_eq!(answer.is_error, Some(is_error), "{tool} {args}: {sc}");
-        let got = if is_error { &sc["errorKind"] } else { &sc["status"] };
+        let got = if is_error {
+            &sc["errorKind"]
+        } else {
+            &sc["status"]
+        };
         if !expected.is_empty() {
             assert_eq!(got, expected, "{tool} {args}: {sc}");
         }
@@ -300,7 +384,10 @@ async fn the_overloaded_refusal_matches_the_output_schemas() {
         let params = CallToolRequestParams::new(tool.name.clone())
             .with_arguments(args.as_object().unwrap().clone());
         let answer = client.call_tool(params).await.unwrap();
-        let sc = answer.structured_content.clone().expect("structuredContent");
+        let sc = answer
+            .structured_content
+            .clone()
+            .expect("structuredContent");
         assert_eq!(answer.is_error, Some(true), "{sc}");
         assert_eq!(sc["errorKind"], "overloaded", "{sc}");
         let validator = jsonschema::draft202012::new(&schema(tool, true)).unwrap();
