@@ -168,11 +168,11 @@ async fn tools_list_fits_the_token_budget() {
     client.cancel().await.unwrap();
     assert_eq!(tools.len(), 2, "{tools:?}");
     if std::env::var_os("FARSIGHT_PRINT_TOOLS").is_some() {
-        println!("{}", serde_json::to_string_pretty(&tools).unwrap());
+        eprintln!("{}", serde_json::to_string_pretty(&tools).unwrap());
     }
 
     let total = json_chars(&tools) / 4;
-    println!("tools/list: {total} tokens (characters / 4), budget {TOKEN_BUDGET}");
+    eprintln!("tools/list: {total} tokens (characters / 4), budget {TOKEN_BUDGET}");
     for tool in &tools {
         let input = serde_json::to_value(&tool.input_schema).unwrap();
         let prose: usize = input["properties"]
@@ -185,10 +185,10 @@ async fn tools_list_fits_the_token_budget() {
             })
             .unwrap_or(0);
         let description = tool.description.as_deref().map_or(0, |d| json_chars(&d));
-        let output = tool.output_schema.as_ref().map_or(0, |s| json_chars(s));
+        let output = tool.output_schema.as_ref().map_or(0, json_chars);
         let all = json_chars(tool);
         let schema = json_chars(&tool.input_schema);
-        println!(
+        eprintln!(
             "  {:<10} {:>5} = description {:>4} + input schema {:>4} (parameter descriptions {:>4}) \
              + output schema {:>4} + name and annotations {:>3}",
             tool.name,
