@@ -372,9 +372,15 @@ async fn the_overloaded_refusal_matches_the_output_schemas() {
             peer.call_tool(params).await
         })
     };
-    while pages.hits("/hang") == 0 {
-        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
-    }
+    // Wait until the first call is at the page (it holds the slot); bounded
+    // so that a server that never fetches fails the test instead of hanging it.
+    let reached = tokio::time::timeout(std::time::Duration::from_secs(60), async {
+        while pages.hits("/hang") == 0 {
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        }
+    })
+    .await;
+    assert!(reached.is_ok(), "the first call never reached the page");
     for tool in &tools {
         let args = if tool.name == "web_fetch" {
             json!({"url": pages.url("/p1")})
