@@ -9,9 +9,12 @@
 //! Schema (`uint`, `uint32`, `int64`, `double`) that clients warn about, and
 //! `$schema`, titles and prose that cost tokens on every `tools/list`.
 //!
-//! Input schemas keep their descriptions: they document the parameters for
-//! the model. Output schemas lose them: the tool description says what the
-//! answer means, and each word there is paid for in every session.
+//! Input schemas keep each parameter's own description: it documents the
+//! parameter for the model. The prose schemars copies from a parameter's type
+//! and enum variants goes (it repeats the parameter's), and so does `null` in
+//! optional parameters (a client leaves them out). Output schemas carry no
+//! prose at all: the tool description says what the answer means, and each
+//! word in `tools/list` is paid for in every session.
 
 use std::sync::Arc;
 
