@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """Drive farsight's MCP server with the official MCP Python SDK (`pip install mcp`),
-over stdio and over Streamable HTTP, and fail on any mismatch with the contract.
+over stdio and over Streamable HTTP, and fail on any mismatch with the contract:
+both tools, success and every error path reachable locally, each answer (errors
+included) validated by the SDK against the tool's output schema.
 
     python3 scripts/mcp_python_check.py --binary target/debug/farsight
 
@@ -20,6 +22,7 @@ import sys
 import tempfile
 import threading
 from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
 
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
@@ -57,14 +60,37 @@ BRAVE_ANSWER = json.dumps({
 })
 
 
+# What Brave answers to a subscription token it does not know; the fake answers it to the
+# query "wrong key check", so one configuration reaches the authenticationFailed path.
+BRAVE_WRONG_KEY = json.dumps({
+    "type": "ErrorResponse",
+    "error": {"id": "c1c2", "status": 401, "code": "SUBSCRIPTION_TOKEN_INVALID",
+              "detail": "The provided subscription token is invalid."},
+})
+HTML = "text/html; charset=utf-8"
+# path -> (status, content type, body): what each fetch case needs.
+FIXED = {
+    "/page": (200, HTML, PAGE.encode()),
+    "/robots.txt": (200, "text/plain", b"User-agent: *\nDisallow: /private/\n"),
+    "/private/page": (200, HTML, PAGE.encode()),
+    "/app": (200, HTML, b"<html><head><title>App</title><script src='/app.js'></script></head>"
+                        b"<body><div id='root'></div></body></html>"),
+    "/image.png": (200, "image/png", b"\x89PNG\r\n\x1a\n fake image"),
+    # Nothing readable before the download cap (max_bytes = 100000 below).
+    "/huge": (200, HTML, b" " * 300_000),
+}
+
+
 class Pages(http.server.BaseHTTPRequestHandler):
     def do_GET(self) -> None:  # noqa: N802 (the stdlib's name)
         ctype = "text/plain"
-        if self.path == "/page":
-            body, status, ctype = PAGE.encode(), 200, "text/html; charset=utf-8"
+        if self.path in FIXED:
+            status, ctype, body = FIXED[self.path]
         elif self.path.startswith("/res/v1/web/search"):
-            ok = self.headers.get("X-Subscription-Token") == "python-check-key"
-            body, status, ctype = BRAVE_ANSWER.encode(), (200 if ok else 401), "application/json"
+            query = parse_qs(urlsplit(self.path).query).get("q", [""])[0]
+            ok = self.headers.get("X-Subscription-Token") == "python-check-key" and query != "wrong key check"
+            answer = BRAVE_ANSWER if ok else BRAVE_WRONG_KEY
+            body, status, ctype = answer.encode(), (200 if ok else 401), "application/json"
         else:
             body, status = b"not found", 404
         self.send_response(status)
@@ -139,6 +165,37 @@ async def exercise(session: ClientSession, base: str, label: str) -> None:
     check(bad.is_error is True, "a 404 is an isError result")
     check(bsc.get("errorKind") == "httpStatus" and bsc.get("errorCode") == 404, f"error JSON: {bsc.get('errorKind')} {bsc.get('errorCode')}")
     check(bool(bsc.get("suggestion")), "the error carries a suggestion")
+
+    # Every error path reachable without the internet. The SDK validates structuredContent
+    # against the output schema only for successes: validate_tool_result does it for errors.
+    for name, args, kind in [
+        ("web_fetch", {"url": "not a url"}, "invalidUrl"),
+        ("web_fetch", {"url": "http://10.1.2.3/"}, "blockedUrl"),
+        ("web_fetch", {"url": f"{base}/missing"}, "httpStatus"),
+        ("web_fetch", {"url": f"{base}/private/page"}, "robotsDisallowed"),
+        ("web_fetch", {"url": f"{base}/image.png"}, "unsupportedContent"),
+        ("web_fetch", {"url": f"{base}/huge"}, "tooLarge"),
+        ("web_search", {"query": "x"}, "invalidQuery"),
+        ("web_search", {"query": "wrong key check"}, "authenticationFailed"),
+        ("web_search", {"query": "python check", "provider": "tavily"}, "notConfigured"),
+    ]:
+        r = await session.call_tool(name, args)
+        sc = r.structured_content or {}
+        check(r.is_error is True and sc.get("errorKind") == kind and bool(sc.get("suggestion")),
+              f"{name} {kind}: an error result with a suggestion (got {sc.get('errorKind')})")
+        try:
+            await session.validate_tool_result(name, r)
+            check(True, f"{name} {kind}: the error matches the output schema")
+        except RuntimeError as e:
+            check(False, f"{name} {kind}: the error does not match the output schema: {e}")
+
+    partial = await session.call_tool("web_fetch", {"url": f"{base}/app"})
+    check(not partial.is_error and (partial.structured_content or {}).get("status") == "partial",
+          "a JavaScript-only page is a partial answer (validated by the SDK)")
+    strings = await session.call_tool("web_fetch", {"url": f"{base}/page", "maxLength": "2000", "includeLinks": "false"})
+    ssc = strings.structured_content or {}
+    check(not strings.is_error and ssc.get("status") == "success" and "links" not in ssc,
+          f"numbers and booleans given as strings are read (got {ssc.get('errorKind') or ssc.get('status')})")
 
     for name, args, what in [
         ("web_fetch", {"maxLength": "lots"}, "bad arguments"),
@@ -215,7 +272,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         cfg = Path(tmp) / "farsight.toml"
         cfg.write_text(
-            f'[fetch]\nallow_hosts = ["127.0.0.1"]\n\n[cache]\ndir = "{Path(tmp) / "cache"}"\n\n'
+            f'[fetch]\nallow_hosts = ["127.0.0.1"]\nmax_bytes = 100000\n\n[cache]\ndir = "{Path(tmp) / "cache"}"\n\n'
             f'[search]\nprovider = "brave"\nfallbacks = []\n\n'
             f'[providers.brave]\napi_key = "python-check-key"\nbase_url = "{base}"\n'
         )

@@ -27,7 +27,7 @@ pub const MAX_RESULTS: u32 = 20;
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct SearchRequest {
-    /// 2-400 characters. Be specific: names, versions, years.
+    /// 2-400 characters.
     pub query: String,
     /// Results wanted (default 5).
     #[serde(
@@ -39,7 +39,7 @@ pub struct SearchRequest {
     )]
     #[cfg_attr(feature = "schema", schemars(range(min = 1, max = 20)))]
     pub max_results: Option<u32>,
-    /// Only this site (subdomains count), e.g. "docs.rs".
+    /// Only this site, e.g. "docs.rs".
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub site: Option<String>,
     /// Only these domains.
@@ -74,8 +74,7 @@ pub struct SearchRequest {
     /// Kind of results.
     #[serde(default)]
     pub topic: Topic,
-    /// "deep" also reads the top pages and returns each one's passages that
-    /// best answer the query in `content`.
+    /// "deep" also reads the top pages.
     #[serde(
         default,
         rename = "searchDepth",
@@ -92,7 +91,7 @@ pub struct SearchRequest {
     )]
     #[cfg_attr(feature = "schema", schemars(skip))]
     pub include_content: bool,
-    /// Deep search: token budget for all content (default 4000).
+    /// Deep: token budget of all content (default 4000).
     #[serde(
         default,
         alias = "max_content_tokens",
@@ -101,9 +100,10 @@ pub struct SearchRequest {
     )]
     #[cfg_attr(feature = "schema", schemars(range(min = 1)))]
     pub max_content_tokens: Option<usize>,
-    /// A provider ("brave"), several merged ("brave,duckduckgo") or "all".
-    /// Usually leave it out.
+    /// Usually omit. A provider, several ("brave,duckduckgo") or "all".
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    // Listed as a string, the form a model needs; a list is accepted too.
+    #[cfg_attr(feature = "schema", schemars(with = "Option<String>"))]
     pub provider: Option<ProviderChoice>,
     /// Skip reading the cache (the answer is still stored). Not part of the
     /// tool's input: a per-call option of the CLI and the library.

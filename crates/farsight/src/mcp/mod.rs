@@ -1,15 +1,14 @@
 //! The MCP server: the tools as an agent sees them. Each tool is a few lines
 //! that call one [`Service`] method; the logic lives in the service.
 
-use std::sync::Arc;
+use std::sync::{Arc, LazyLock};
 
 mod args;
 mod http;
+mod schema;
 mod stdio;
 
-use rmcp::handler::server::common::schema_for_type;
 use rmcp::handler::server::router::tool::ToolRouter;
-use rmcp::handler::server::tool::schema_for_output;
 use rmcp::model::{
     CallToolResult, ContentBlock, Implementation, JsonObject, ServerCapabilities, ServerConfig,
 };
@@ -24,6 +23,12 @@ use crate::render;
 use crate::service::{CallOptions, FetchRequest, FetchResponse, FetchStatus, Service};
 use farsight_search::{ErrorKind, SearchError, SearchRequest, SearchResponse};
 
+/// The input schemas, built once: `tools/list` shows them and the argument
+/// reader takes each field's expectation from them.
+static SEARCH_INPUT: LazyLock<Arc<JsonObject>> =
+    LazyLock::new(schema::input_schema::<SearchRequest>);
+static FETCH_INPUT: LazyLock<Arc<JsonObject>> = LazyLock::new(schema::input_schema::<FetchRequest>);
+
 /// The order of `tools/list`: search first, as an agent uses them.
 const TOOL_ORDER: [&str; 2] = ["web_search", "web_fetch"];
 
@@ -36,39 +41,20 @@ const OVERLOADED_MESSAGE: &str = "farsight is serving as many calls as it is all
 const OVERLOADED_SUGGESTION: &str =
     "Retry in a moment; the server's [server].max_in_flight bounds concurrent calls";
 
-/// What the model reads about `web_fetch`, adapted from the specification's
-/// "Description for LLM".
+/// What the model reads about `web_fetch`: when to use it and how to read
+/// on; the parameters themselves are documented in the input schema.
 const WEB_FETCH_DESCRIPTION: &str = "\
-Fetches one web page and returns its readable content (main text, without navigation, ads or scripts).
-
-Use it after web_search to:
-1. get the full details behind a promising search result,
-2. extract specific data from a known page (with `selector`, e.g. \".infobox\", \"#article\", \"table\"),
-3. read documentation or articles.
-
-Returns title, content (markdown by default; 'text' or 'html' on request), metadata (description, author, datePublished, siteName) and links. Content longer than maxLength (default 10000 characters) is cut between paragraphs with truncated=true and nextStartIndex: call again with startIndex=nextStartIndex to read on (served from cache, no new download).
-
-To find one answer in a long page, pass focus (a question): you get the passages that best answer it, in page order, within maxLength, instead of the page's beginning.
-
-Limitations:
-- Does not run JavaScript: pages that render in the browser may come back partial.
-- Some sites block automated access or disallow it in robots.txt.
-- Paywalled content is partial (status 'partial' with a message).
-- Only public http(s) URLs; private network addresses are refused.
-
-On failure the result has status 'error', errorKind, errorCode (the HTTP status, if any), message, suggestion and retryable: read the suggestion before retrying.
-
-Examples:
-- Read documentation: url=\"https://docs.example.com/api\"
-- Extract a Wikipedia infobox: url=\"https://en.wikipedia.org/wiki/Dune:_Part_Two\", selector=\".infobox\"
-- Plain text, fewer tokens: url=\"...\", format=\"text\"";
+Read one public http(s) page: its main content as Markdown (or text, html), title, metadata and links. \
+Long pages come in windows: when truncated, call again with startIndex=nextStartIndex (served from cache). \
+For one answer in a long page, pass focus (a question) to get the passages that answer it. \
+selector (CSS, e.g. \".infobox\", \"table\") keeps only the matching elements. \
+JavaScript is not run: such pages come back partial. \
+On error read the suggestion before retrying.";
 
 /// What the model reads about the server as a whole.
 const INSTRUCTIONS: &str = "\
-farsight gives you the web. Use web_fetch to read a page whose URL you know (from the user, a search result or a link in another page). \
-When web_search is offered, use it first to find pages when you do not have a URL, then web_fetch to read the most promising results. \
-Long pages come in windows: follow nextStartIndex only as far as you need. \
-Errors carry a suggestion and say whether retrying can help.";
+farsight gives you the web: web_search (when offered) finds pages, web_fetch reads one whose URL you know. \
+Follow nextStartIndex only as far as you need; errors carry a suggestion.";
 
 /// The MCP server: the service behind the tools, and their router.
 #[derive(Clone)]
@@ -133,8 +119,8 @@ impl FarsightMcp {
     #[tool(
         name = "web_search",
         description = WEB_SEARCH_DESCRIPTION,
-        input_schema = schema_for_type::<SearchRequest>(),
-        output_schema = schema_for_output::<SearchResponse>(),
+        input_schema = SEARCH_INPUT.clone(),
+        output_schema = schema::output_schema::<SearchResponse, SearchError>(),
         annotations(
             title = "Search the web",
             read_only_hint = true,
@@ -144,16 +130,15 @@ impl FarsightMcp {
         )
     )]
     async fn web_search(&self, arguments: JsonObject) -> CallToolResult {
-        let request: SearchRequest =
-            match args::read_args(&arguments, &schema_for_type::<SearchRequest>()) {
-                Ok(r) => r,
-                Err(e) => {
-                    let refused = SearchError::new(ErrorKind::InvalidArgument, e.message)
-                        .with_query(text_arg(&arguments, "query"))
-                        .with_suggestion("Fix that argument and call web_search again.");
-                    return tool_result(&refused, true, |_| String::new());
-                }
-            };
+        let request: SearchRequest = match args::read_args(&arguments, &SEARCH_INPUT) {
+            Ok(r) => r,
+            Err(e) => {
+                let refused = SearchError::new(ErrorKind::InvalidArgument, e.message)
+                    .with_query(text_arg(&arguments, "query"))
+                    .with_suggestion("Fix that argument and call web_search again.");
+                return tool_result(&refused, true, |_| String::new());
+            }
+        };
         let _permit = match self.calls.as_ref().map(|c| c.clone().try_acquire_owned()) {
             Some(Err(_)) => {
                 let refused = SearchError::new(ErrorKind::Overloaded, OVERLOADED_MESSAGE)
@@ -177,8 +162,8 @@ impl FarsightMcp {
     #[tool(
         name = "web_fetch",
         description = WEB_FETCH_DESCRIPTION,
-        input_schema = schema_for_type::<FetchRequest>(),
-        output_schema = schema_for_output::<FetchResponse>(),
+        input_schema = FETCH_INPUT.clone(),
+        output_schema = schema::output_schema_one::<FetchResponse>(),
         annotations(
             title = "Fetch a web page",
             read_only_hint = true,
@@ -188,22 +173,21 @@ impl FarsightMcp {
         )
     )]
     async fn web_fetch(&self, arguments: JsonObject) -> CallToolResult {
-        let request: FetchRequest =
-            match args::read_args(&arguments, &schema_for_type::<FetchRequest>()) {
-                Ok(r) => r,
-                Err(e) => {
-                    let refused = FetchResponse {
-                        url: text_arg(&arguments, "url"),
-                        status: FetchStatus::Error,
-                        error_kind: Some(ErrorKind::InvalidArgument),
-                        message: Some(e.message),
-                        suggestion: Some("Fix that argument and call web_fetch again.".to_owned()),
-                        retryable: Some(false),
-                        ..FetchResponse::default()
-                    };
-                    return tool_result(&refused, true, |_| String::new());
-                }
-            };
+        let request: FetchRequest = match args::read_args(&arguments, &FETCH_INPUT) {
+            Ok(r) => r,
+            Err(e) => {
+                let refused = FetchResponse {
+                    url: text_arg(&arguments, "url"),
+                    status: FetchStatus::Error,
+                    error_kind: Some(ErrorKind::InvalidArgument),
+                    message: Some(e.message),
+                    suggestion: Some("Fix that argument and call web_fetch again.".to_owned()),
+                    retryable: Some(false),
+                    ..FetchResponse::default()
+                };
+                return tool_result(&refused, true, |_| String::new());
+            }
+        };
         let _permit = match self.admit(&request.url) {
             Ok(permit) => permit,
             Err(refused) => return refused,

@@ -44,15 +44,15 @@ fn yes() -> bool {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct FetchRequest {
-    /// Absolute http(s) URL. Private-network addresses are refused.
+    /// Absolute http(s) URL.
     pub url: String,
-    /// CSS selector: return only matching elements (e.g. ".infobox", "table").
+    /// CSS selector: only the matching elements.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub selector: Option<String>,
     /// Output format.
     #[serde(default)]
     pub format: FetchFormat,
-    /// Characters per window (default 10000).
+    /// Characters per window.
     #[serde(
         default = "default_max_length",
         alias = "max_length",
@@ -60,20 +60,20 @@ pub struct FetchRequest {
     )]
     #[schemars(range(min = 1))]
     pub max_length: usize,
-    /// Read on from here: a previous answer's nextStartIndex (served from cache).
+    /// Read on from a previous answer's nextStartIndex.
     #[serde(default, alias = "start_index", deserialize_with = "lenient::usize")]
     pub start_index: usize,
-    /// Include the page's links (default true).
+    /// Include the page's links.
     #[serde(
         default = "yes",
         alias = "include_links",
         deserialize_with = "lenient::bool"
     )]
     pub include_links: bool,
-    /// Include images' alt text (default false).
+    /// Include images' alt text.
     #[serde(default, alias = "include_images", deserialize_with = "lenient::bool")]
     pub include_images: bool,
-    /// A question: return only the passages that best answer it, within maxLength.
+    /// A question: only the passages that answer it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub focus: Option<String>,
 }
@@ -113,12 +113,16 @@ pub enum FetchStatus {
 #[serde(rename_all = "camelCase")]
 pub struct FetchMetadata {
     /// The page's description (meta description, OpenGraph or JSON-LD).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// The author(s).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub author: Option<String>,
     /// Publication date, ISO 8601.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub date_published: Option<String>,
     /// The site's name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub site_name: Option<String>,
 }
 

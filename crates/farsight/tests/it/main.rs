@@ -5,6 +5,7 @@
 mod cli;
 mod fetch;
 mod mcp_http;
+mod mcp_schemas;
 mod mcp_stdio;
 mod search;
 mod search_support;

@@ -69,7 +69,7 @@ fn http() -> reqwest::Client {
     farsight_net::api_client("farsight-tests", Duration::from_secs(30)).unwrap()
 }
 
-fn transport(
+pub fn transport(
     url: &str,
     token: Option<&str>,
     headers: &[(&'static str, &'static str)],
