@@ -71,6 +71,7 @@ pub use error::{Error, ErrorKind};
 pub use fetcher::{DEFAULT_USER_AGENT, Fetcher, FetcherBuilder};
 pub use normalize::normalize_url;
 pub use page::{FetchOptions, Page, PageKind};
+pub use resolver::unresolved_host;
 
 /// Long-lived handles are shared across tasks; this fails to compile if one
 /// stops being `Send + Sync`.
