@@ -71,7 +71,13 @@ pub(super) async fn search(config: Config, args: SearchArgs) -> anyhow::Result<E
             } else {
                 eprint!("{}", render_search_error(&error));
             }
-            Ok(ExitCode::from(1))
+            // A query that cannot be searched is the caller's to fix, like a
+            // bad flag (2); a search that failed is the tool's failure (1).
+            Ok(if error.error_kind == "invalidQuery" {
+                ExitCode::from(2)
+            } else {
+                ExitCode::from(1)
+            })
         }
     }
 }
