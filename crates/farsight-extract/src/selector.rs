@@ -54,19 +54,22 @@ pub fn check_selector(selector: &str) -> Result<(), InvalidSelector> {
 pub(crate) fn matcher(selector: &str) -> Result<Matcher, InvalidSelector> {
     Matcher::new(selector).map_err(|e| InvalidSelector {
         selector: selector.to_owned(),
-        reason: reason(&e.kind),
+        reason: reason(&e.kind, selector.trim().is_empty()),
     })
 }
 
-fn reason(kind: &ParseErrorKind<'_, SelectorParseErrorKind>) -> &'static str {
+fn reason(kind: &ParseErrorKind<SelectorParseErrorKind>, blank: bool) -> &'static str {
     use SelectorParseErrorKind as S;
     match kind {
         ParseErrorKind::Basic(BasicParseErrorKind::EndOfInput) => {
-            "it ends too early (an unclosed bracket, parenthesis or quote?)"
+            "it ends too early (an unclosed bracket, parenthesis or quote, or a \".\", \"#\" or \":\" with no name after it?)"
         }
         ParseErrorKind::Basic(_) => "it contains a character or token that cannot appear there",
         ParseErrorKind::Custom(custom) => match custom {
-            S::EmptySelector => "it is empty",
+            S::EmptySelector if blank => "it is empty",
+            S::EmptySelector => {
+                "it does not start with a tag, class, id, attribute or pseudo-class"
+            }
             S::DanglingCombinator => "a combinator (>, +, ~) has nothing after it",
             S::ClassNeedsIdent => "a class name must follow \".\"",
             S::NoIdentForPseudo | S::PseudoElementExpectedIdent | S::PseudoElementExpectedColon => {
@@ -103,9 +106,10 @@ mod tests {
             ("div[", "ends too early"),
             ("div >", "combinator"),
             ("", "empty"),
-            (".", "class name"),
+            (" ", "empty"),
+            (".", "ends too early"),
             ("p:nonsense-pseudo", "unsupported pseudo"),
-            ("%%%", "cannot appear"),
+            ("%%%", "does not start with"),
         ] {
             let e = check_selector(s).expect_err(s);
             let text = e.to_string();
