@@ -41,8 +41,8 @@ mod url_util;
 
 pub use document::{Document, Engine, ExtractOptions, Format, Link, Metadata};
 pub use extractor::extract;
-pub use selector::{InvalidSelector, check_selector};
 pub use passage::{
     Passage, PassageRanker, SKIP_MARKER, Selection, estimate_tokens, rank_passages,
     select_within_budget, share_budget, split_passages,
 };
+pub use selector::{InvalidSelector, check_selector};

@@ -75,7 +75,9 @@ fn reason(kind: &ParseErrorKind<SelectorParseErrorKind>, blank: bool) -> &'stati
             S::NoIdentForPseudo | S::PseudoElementExpectedIdent | S::PseudoElementExpectedColon => {
                 "a pseudo-class or pseudo-element name must follow \":\""
             }
-            S::UnsupportedPseudoClassOrElement => "it uses an unsupported pseudo-class or pseudo-element",
+            S::UnsupportedPseudoClassOrElement => {
+                "it uses an unsupported pseudo-class or pseudo-element"
+            }
             S::NoQualifiedNameInAttributeSelector
             | S::UnexpectedTokenInAttributeSelector
             | S::ExpectedBarInAttr
@@ -95,7 +97,12 @@ mod tests {
 
     #[test]
     fn valid_selectors_pass() {
-        for s in [".infobox", "#main > p", "table.prices td:first-child", "a[href^=\"http\"]"] {
+        for s in [
+            ".infobox",
+            "#main > p",
+            "table.prices td:first-child",
+            "a[href^=\"http\"]",
+        ] {
             assert_eq!(check_selector(s), Ok(()), "{s}");
         }
     }
@@ -113,9 +120,15 @@ mod tests {
         ] {
             let e = check_selector(s).expect_err(s);
             let text = e.to_string();
-            assert!(text.starts_with(&format!("{s:?} is not a valid CSS selector: ")), "{text}");
+            assert!(
+                text.starts_with(&format!("{s:?} is not a valid CSS selector: ")),
+                "{text}"
+            );
             assert!(e.reason().contains(why), "{s}: {text}");
-            assert!(!text.contains("ParseError") && !text.contains("Custom("), "{text}");
+            assert!(
+                !text.contains("ParseError") && !text.contains("Custom("),
+                "{text}"
+            );
         }
     }
 }

@@ -549,9 +549,7 @@ pub(crate) fn send_error(e: &reqwest::Error, url: &Url) -> Error {
             ErrorKind::Network,
             format!("could not resolve {host} (no DNS answer)"),
         )
-        .with_suggestion(
-            "Check the host name for typos, and that this machine is online.",
-        )
+        .with_suggestion("Check the host name for typos, and that this machine is online.")
         .with_url(url.as_str());
     }
     let host = url.host_str().unwrap_or("the server");

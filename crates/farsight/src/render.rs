@@ -93,7 +93,12 @@ fn read_on_line(r: &FetchResponse, read_on: &str) -> Option<String> {
 /// The content after its opening level-1 heading, when that heading reads
 /// as `title` (case and spacing aside).
 fn after_heading<'a>(content: &'a str, title: &str) -> Option<&'a str> {
-    let squash = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ").to_lowercase();
+    let squash = |s: &str| {
+        s.split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+            .to_lowercase()
+    };
     let content = content.trim_start();
     let (first, rest) = content.split_once('\n').unwrap_or((content, ""));
     let h1 = first.strip_prefix("# ")?;

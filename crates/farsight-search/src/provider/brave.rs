@@ -225,7 +225,9 @@ fn error_for(reply: &Reply) -> SearchError {
             format!("{message}: {text}")
         }
     };
-    let token_missing = detail.as_ref().is_some_and(ErrorDetail::names_the_token_header);
+    let token_missing = detail
+        .as_ref()
+        .is_some_and(ErrorDetail::names_the_token_header);
     match (status, code) {
         (_, "VALIDATION") if token_missing => SearchError::new(
             SearchErrorKind::AuthenticationFailed,

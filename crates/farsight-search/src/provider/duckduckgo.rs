@@ -393,7 +393,10 @@ mod tests {
 
     #[test]
     fn the_google_fallback_is_no_result_url() {
-        assert_eq!(result_url("http://www.google.com/search?hl=en&q=zzqxj"), None);
+        assert_eq!(
+            result_url("http://www.google.com/search?hl=en&q=zzqxj"),
+            None
+        );
         assert_eq!(result_url("https://google.de/search?q=zzqxj"), None);
         assert!(result_url("https://www.google.com/maps").is_some());
         assert!(result_url("https://example.com/search?q=x").is_some());

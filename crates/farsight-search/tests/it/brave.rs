@@ -218,7 +218,11 @@ async fn issue_10_missing_token_header_is_authentication_failed() {
         .search(SearchRequest::new("rust"))
         .await
         .expect_err("422");
-    assert_eq!(error.kind(), SearchErrorKind::AuthenticationFailed, "{error}");
+    assert_eq!(
+        error.kind(),
+        SearchErrorKind::AuthenticationFailed,
+        "{error}"
+    );
     assert!(!error.is_retryable());
     assert!(
         error.suggestion().unwrap_or("").contains("BRAVE_API_KEY"),

@@ -1,5 +1,9 @@
 //! What the command line accepts. The doc comments are the `--help` texts.
 
+// In `--help`, `[search].max_results` names a section of the configuration
+// file; rustdoc would read `[search]` as a link to an item.
+#![allow(rustdoc::broken_intra_doc_links)]
+
 use std::net::SocketAddr;
 use std::path::PathBuf;
 

@@ -271,7 +271,10 @@ mod tests {
     #[test]
     fn an_invalid_selector_is_a_usage_error_naming_it() {
         let e = check_selector(Some("div >")).unwrap_err();
-        assert!(e.0.starts_with("invalid --selector: \"div >\" is not a valid CSS selector"), "{e}");
+        assert!(
+            e.0.starts_with("invalid --selector: \"div >\" is not a valid CSS selector"),
+            "{e}"
+        );
         assert!(check_selector(Some(".infobox")).is_ok());
         assert!(check_selector(None).is_ok());
     }

@@ -163,12 +163,18 @@ mod tests {
         assert_eq!(brave.missing[0].variable, "BRAVE_API_KEY");
         assert_eq!(brave.missing[0].setting, "[providers.brave].api_key");
         let text = render(&r);
-        assert!(text.starts_with("Search chain: duckduckgo → wikipedia\n"), "{text}");
+        assert!(
+            text.starts_with("Search chain: duckduckgo → wikipedia\n"),
+            "{text}"
+        );
         assert!(
             text.contains("google      not configured: set GOOGLE_SEARCH_API_KEY (or [providers.google].api_key) and GOOGLE_SEARCH_ENGINE_ID"),
             "{text}"
         );
-        assert!(text.contains("duckduckgo  configured (no key needed), in the chain"), "{text}");
+        assert!(
+            text.contains("duckduckgo  configured (no key needed), in the chain"),
+            "{text}"
+        );
     }
 
     #[test]

@@ -79,7 +79,10 @@ mod tests {
 
     #[test]
     fn every_provider_variable_names_a_setting() {
-        assert_eq!(ProviderField::of_var("BRAVE_API_KEY"), ProviderField::ApiKey);
+        assert_eq!(
+            ProviderField::of_var("BRAVE_API_KEY"),
+            ProviderField::ApiKey
+        );
         assert_eq!(
             ProviderField::of_var("GOOGLE_SEARCH_ENGINE_ID"),
             ProviderField::EngineId

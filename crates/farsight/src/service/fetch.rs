@@ -73,7 +73,10 @@ pub(crate) async fn html_response(
 /// The error answer for a selector that cannot be parsed, before anything is
 /// downloaded: returning the main content instead would look like success.
 fn invalid_selector(request: &FetchRequest) -> Option<FetchResponse> {
-    let selector = request.selector.as_deref().filter(|s| !s.trim().is_empty())?;
+    let selector = request
+        .selector
+        .as_deref()
+        .filter(|s| !s.trim().is_empty())?;
     let e = farsight_extract::check_selector(selector).err()?;
     Some(FetchResponse {
         url: request.url.clone(),
@@ -316,7 +319,10 @@ mod tests {
         assert_eq!(r.status, FetchStatus::Error);
         assert_eq!(r.error_kind.as_deref(), Some("invalidSelector"));
         let m = r.message.unwrap();
-        assert!(m.starts_with("\"div[\" is not a valid CSS selector: "), "{m}");
+        assert!(
+            m.starts_with("\"div[\" is not a valid CSS selector: "),
+            "{m}"
+        );
         req.selector = Some("div.ok".to_owned());
         assert!(invalid_selector(&req).is_none());
     }

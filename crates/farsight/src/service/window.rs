@@ -91,7 +91,10 @@ fn is_heading(line: &str) -> bool {
     }
     let lower = line.get(..3).map(str::to_ascii_lowercase);
     lower.is_some_and(|l| {
-        l.starts_with("<h") && l.as_bytes().get(2).is_some_and(|d| (b'1'..=b'6').contains(d))
+        l.starts_with("<h")
+            && l.as_bytes()
+                .get(2)
+                .is_some_and(|d| (b'1'..=b'6').contains(d))
     })
 }
 
@@ -183,9 +186,17 @@ mod tests {
         assert_eq!(w.text, "a".repeat(80));
         let next = w.next.unwrap();
         let w2 = window(&text, next, 120);
-        assert!(w2.text.starts_with("## Installation\n\n### On Linux\n\nbbb"), "{w2:?}");
+        assert!(
+            w2.text
+                .starts_with("## Installation\n\n### On Linux\n\nbbb"),
+            "{w2:?}"
+        );
 
-        let html = format!("<p>{}</p>\n<h2>Usage</h2>\n<p>{}</p>", "a".repeat(90), "b".repeat(200));
+        let html = format!(
+            "<p>{}</p>\n<h2>Usage</h2>\n<p>{}</p>",
+            "a".repeat(90),
+            "b".repeat(200)
+        );
         let w = window(&html, 0, 120);
         assert_eq!(w.text, format!("<p>{}</p>", "a".repeat(90)));
 

@@ -53,9 +53,14 @@ async fn providers_shows_the_chain_and_what_each_provider_needs() {
         text.starts_with("Search chain: brave → duckduckgo → wikipedia\n"),
         "{text}"
     );
-    assert!(text.contains("brave       configured, in the chain"), "{text}");
     assert!(
-        text.contains("tavily      not configured: set TAVILY_API_KEY (or [providers.tavily].api_key)"),
+        text.contains("brave       configured, in the chain"),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "tavily      not configured: set TAVILY_API_KEY (or [providers.tavily].api_key)"
+        ),
         "{text}"
     );
     assert!(!text.contains("brave-secret"), "{text}");
@@ -63,12 +68,18 @@ async fn providers_shows_the_chain_and_what_each_provider_needs() {
     let o = farsight(&["providers", "--json", "--config", cfg_arg(&cfg)], &[]).await;
     assert_eq!(o.status.code(), Some(0), "{o:?}");
     let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
-    assert_eq!(json["chain"], serde_json::json!(["duckduckgo", "wikipedia"]));
+    assert_eq!(
+        json["chain"],
+        serde_json::json!(["duckduckgo", "wikipedia"])
+    );
     let google = &json["providers"][2];
     assert_eq!(google["name"], "google");
     assert_eq!(google["configured"], false);
     assert_eq!(google["missing"][1]["variable"], "GOOGLE_SEARCH_ENGINE_ID");
-    assert_eq!(google["missing"][1]["setting"], "[providers.google].engine_id");
+    assert_eq!(
+        google["missing"][1]["setting"],
+        "[providers.google].engine_id"
+    );
 }
 
 #[tokio::test]
@@ -118,7 +129,15 @@ async fn text_and_html_formats_print_exactly_the_content() {
     let url = server.url("/article");
     for format in ["text", "html"] {
         let json = farsight(
-            &["fetch", &url, "--format", format, "--json", "--max-length", "800"],
+            &[
+                "fetch",
+                &url,
+                "--format",
+                format,
+                "--json",
+                "--max-length",
+                "800",
+            ],
             &[("FARSIGHT_CONFIG", cfg_arg(&cfg))],
         )
         .await;
@@ -154,7 +173,13 @@ async fn a_bare_host_gets_https_and_an_unresolvable_one_is_said_plainly() {
     let dir = tempfile::tempdir().unwrap();
     let cfg = write_config(dir.path());
     let o = farsight(
-        &["fetch", "no-such-host.invalid/page", "--json", "--config", cfg_arg(&cfg)],
+        &[
+            "fetch",
+            "no-such-host.invalid/page",
+            "--json",
+            "--config",
+            cfg_arg(&cfg),
+        ],
         &[],
     )
     .await;
@@ -186,7 +211,11 @@ async fn a_search_where_every_provider_failed_is_one_line_each() {
         &[("searxng", "http://searx.no-such-host.invalid")],
         "",
     );
-    let o = farsight(&["search", "lighthouse keepers", "--config", cfg_arg(&cfg)], &[]).await;
+    let o = farsight(
+        &["search", "lighthouse keepers", "--config", cfg_arg(&cfg)],
+        &[],
+    )
+    .await;
     assert_eq!(o.status.code(), Some(1), "{o:?}");
     let e = err(&o);
     let lines: Vec<&str> = e.lines().collect();
@@ -195,17 +224,28 @@ async fn a_search_where_every_provider_failed_is_one_line_each() {
         "{e}"
     );
     assert_eq!(
-        lines[1],
-        "- searxng: could not resolve searx.no-such-host.invalid (no DNS answer)",
+        lines[1], "- searxng: could not resolve searx.no-such-host.invalid (no DNS answer)",
         "{e}"
     );
-    assert!(lines[2].starts_with("- duckduckgo: could not connect to duckduckgo: "), "{e}");
-    assert!(lines[3].starts_with("- wikipedia: could not connect to wikipedia: "), "{e}");
+    assert!(
+        lines[2].starts_with("- duckduckgo: could not connect to duckduckgo: "),
+        "{e}"
+    );
+    assert!(
+        lines[3].starts_with("- wikipedia: could not connect to wikipedia: "),
+        "{e}"
+    );
     for line in &lines[1..4] {
         assert!(line.chars().count() < 160, "{line}");
-        assert!(!line.contains("client error") && !line.contains("dns error"), "{line}");
+        assert!(
+            !line.contains("client error") && !line.contains("dns error"),
+            "{line}"
+        );
     }
-    assert!(!e.contains("base_url"), "no advice about settings nobody set: {e}");
+    assert!(
+        !e.contains("base_url"),
+        "no advice about settings nobody set: {e}"
+    );
 }
 
 #[tokio::test]
@@ -219,7 +259,10 @@ async fn completions_are_printed_for_each_shell() {
         .await;
         assert_eq!(o.status.code(), Some(0), "{shell}: {o:?}");
         let script = out(&o);
-        assert!(script.contains("farsight") && script.contains("providers"), "{shell}");
+        assert!(
+            script.contains("farsight") && script.contains("providers"),
+            "{shell}"
+        );
     }
     let o = farsight(&["completions", "tcsh"], &[]).await;
     assert_eq!(o.status.code(), Some(2), "{o:?}");
