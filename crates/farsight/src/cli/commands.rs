@@ -48,6 +48,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             write_stdout(&format!("{origin}{}", config.to_toml_masked()))?;
             Ok(ExitCode::SUCCESS)
         }
+        // Printed above, before the configuration was read.
         Command::Completions(_) => Ok(ExitCode::SUCCESS),
         Command::Providers(args) => super::providers::providers(config, args.json),
         Command::Fetch(args) => {
@@ -197,7 +198,7 @@ async fn serve(config: config::Config, args: McpArgs) -> anyhow::Result<ExitCode
         if std::io::stdin().is_terminal() {
             // Started by hand: without this line the terminal just hangs.
             eprintln!(
-                "farsight: waiting for an MCP client on stdin (this is meant to be started by an MCP client; Ctrl-C or Ctrl-D to stop)"
+                "farsight: waiting for an MCP client on stdin (an MCP client starts this command itself; Ctrl-C to stop)"
             );
         }
         mcp::serve_stdio(service).await?;
