@@ -1,7 +1,7 @@
 //! Main-content extraction: parse once, read the metadata, remove what is
 //! hidden, choose the content, render it.
 
-use dom_query::{Document as Dom, Matcher, NodeRef};
+use dom_query::{Document as Dom, NodeRef};
 
 use crate::content::{self, MainContent, PageKind};
 use crate::render::{self, RenderOptions};
@@ -36,8 +36,8 @@ pub fn extract(html: &str, options: &ExtractOptions) -> Document {
     };
 
     if let Some(sel) = options.selector.as_deref() {
-        match Matcher::new(sel) {
-            Err(e) => out.selector_error = Some(format!("invalid CSS selector {sel:?}: {e:?}")),
+        match crate::selector::matcher(sel) {
+            Err(e) => out.selector_error = Some(e.to_string()),
             Ok(m) => {
                 let matches = outermost(dom.select_matcher(&m).nodes());
                 out.selector_matched = Some(!matches.is_empty());

@@ -34,6 +34,7 @@ mod paywall;
 mod region;
 mod render;
 mod sanitize;
+mod selector;
 mod table;
 mod threads;
 mod trailing;
@@ -45,3 +46,4 @@ pub use passage::{
     Passage, PassageRanker, SKIP_MARKER, Selection, estimate_tokens, rank_passages,
     select_within_budget, share_budget, split_passages,
 };
+pub use selector::{InvalidSelector, check_selector};

@@ -16,6 +16,9 @@ pub fn api_client(user_agent: &str, timeout: Duration) -> Result<reqwest::Client
     reqwest::Client::builder()
         .tls_backend_preconfigured(crate::tls::client_config())
         .no_proxy()
+        // A name without an answer then reads "could not resolve HOST (no DNS
+        // answer)" (see `unresolved_host`), not hyper's error chain.
+        .dns_resolver(crate::resolver::PlainResolver)
         .user_agent(user_agent)
         .timeout(timeout)
         .connect_timeout(timeout.min(Duration::from_secs(10)))

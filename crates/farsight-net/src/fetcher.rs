@@ -544,6 +544,14 @@ pub(crate) fn send_error(e: &reqwest::Error, url: &Url) -> Error {
             .with_suggestion(refusal.suggestion().unwrap_or_default())
             .with_url(url.as_str());
     }
+    if let Some(host) = crate::resolver::unresolved_host(e) {
+        return Error::new(
+            ErrorKind::Network,
+            format!("could not resolve {host} (no DNS answer)"),
+        )
+        .with_suggestion("Check the host name for typos, and that this machine is online.")
+        .with_url(url.as_str());
+    }
     let host = url.host_str().unwrap_or("the server");
     if e.is_timeout() {
         return Error::new(

@@ -76,6 +76,7 @@ pub use error::{Error, ErrorKind};
 pub use fetcher::{DEFAULT_USER_AGENT, Fetcher, FetcherBuilder};
 pub use normalize::normalize_url;
 pub use page::{FetchOptions, Page, PageKind};
+pub use resolver::unresolved_host;
 pub use status::parse_retry_after;
 
 /// Long-lived handles are shared across tasks; this fails to compile if one

@@ -4,6 +4,11 @@ use serde::{Deserialize, Serialize};
 
 use crate::Attempt;
 pub use crate::kind::ErrorKind;
+use crate::normalize::cut_at_word;
+
+/// The most characters of one provider's line in a combined error: a status
+/// and a short reason fit; an error page's body does not need to.
+pub(crate) const ATTEMPT_LINE_CHARS: usize = 140;
 
 /// The former name of [`ErrorKind`], kept while code moves to the one name.
 pub type SearchErrorKind = ErrorKind;
@@ -140,8 +145,10 @@ impl SearchError {
     }
 
     /// One error for a search no provider answered: the kind an agent can
-    /// act on, what each provider said, and every attempt (in
-    /// [`SearchError::attempts`]). One failure is returned as it is (its
+    /// act on, one short line per provider (each line is the provider's own
+    /// message, cut at 140 characters), the advice of the providers
+    /// whose failure is that kind (once when they agree), and every attempt
+    /// (in [`SearchError::attempts`]). One failure is returned as it is (its
     /// provider named); none at all is `notConfigured`.
     pub fn from_attempts(attempts: Vec<(Attempt, SearchError)>) -> Self {
         let Some((_, first)) = attempts.first() else {
@@ -171,21 +178,40 @@ impl SearchError {
             .filter(|(a, _)| a.error_kind == kind)
             .filter_map(|(_, e)| e.retry_after_ms())
             .min();
-        let said: Vec<String> = attempts
-            .iter()
-            .map(|(a, _)| format!("{}: {} ({})", a.provider, a.message, a.error_kind))
-            .collect();
-        let suggestions: Vec<String> = attempts
-            .iter()
-            .filter_map(|(a, e)| e.suggestion().map(|s| format!("{}: {s}", a.provider)))
-            .collect();
-        let mut error = Self::new(
-            kind,
-            format!("every search provider failed. {}", said.join("; ")),
-        )
-        .with_retry_after_ms(retry_after);
-        if !suggestions.is_empty() {
-            error = error.with_suggestion(suggestions.join(" "));
+        let mut message = "every search provider failed:".to_owned();
+        for (a, _) in &attempts {
+            let line = a.message.split_whitespace().collect::<Vec<_>>().join(" ");
+            message.push_str(&format!(
+                "\n- {}: {}",
+                a.provider,
+                cut_at_word(&line, ATTEMPT_LINE_CHARS)
+            ));
+        }
+        // Advice only from the failures that make the answer's kind: a
+        // provider that failed otherwise (or was never set up by the user)
+        // has nothing to add. Offline, every provider says the same thing
+        // once.
+        let mut advice: Vec<(&str, &str)> = Vec::new();
+        for (a, e) in attempts.iter().filter(|(a, _)| a.error_kind == kind) {
+            if let Some(s) = e.suggestion()
+                && !advice.iter().any(|(_, seen)| *seen == s)
+            {
+                advice.push((a.provider.as_str(), s));
+            }
+        }
+        let suggestion = match advice.as_slice() {
+            [] => None,
+            [(_, only)] => Some((*only).to_owned()),
+            many => Some(
+                many.iter()
+                    .map(|(p, s)| format!("{p}: {s}"))
+                    .collect::<Vec<_>>()
+                    .join(" "),
+            ),
+        };
+        let mut error = Self::new(kind, message).with_retry_after_ms(retry_after);
+        if let Some(s) = suggestion {
+            error = error.with_suggestion(s);
         }
         error.with_attempts(attempts.into_iter().map(|(a, _)| a).collect())
     }
@@ -278,11 +304,56 @@ mod tests {
         assert_eq!(e.kind(), SearchErrorKind::RateLimited);
         assert_eq!(e.retry_after_ms(), Some(1000));
         assert_eq!(e.provider(), None);
-        assert!(
-            e.message().contains("a: a failed (authenticationFailed)"),
-            "{e}"
+        assert_eq!(
+            e.message(),
+            "every search provider failed:\n- a: a failed\n- b: b failed\n- c: c failed"
         );
         let names: Vec<&str> = e.attempts().iter().map(|a| a.provider.as_str()).collect();
         assert_eq!(names, ["a", "b", "c"]);
+    }
+
+    /// Issue 10: offline, every provider fails the same way; the answer says
+    /// so once per provider on one short line each, and gives the advice once,
+    /// with nothing about settings nobody set.
+    #[test]
+    fn issue_10_one_short_line_per_provider_and_advice_once() {
+        let offline = |name: &str, host: &str| {
+            let e = SearchError::new(
+                SearchErrorKind::ServiceUnavailable,
+                format!("could not resolve {host} (no DNS answer)"),
+            )
+            .with_provider(name)
+            .with_suggestion("Check that this machine is online.");
+            (Attempt::new(name, &e), e)
+        };
+        let e = SearchError::from_attempts(vec![
+            offline("duckduckgo", "html.duckduckgo.com"),
+            offline("wikipedia", "en.wikipedia.org"),
+        ]);
+        assert_eq!(
+            e.message(),
+            "every search provider failed:\n\
+             - duckduckgo: could not resolve html.duckduckgo.com (no DNS answer)\n\
+             - wikipedia: could not resolve en.wikipedia.org (no DNS answer)"
+        );
+        assert_eq!(e.suggestion(), Some("Check that this machine is online."));
+
+        // A long error body is cut; the advice of a provider whose failure
+        // is not the answer's kind is left out.
+        let long = SearchError::new(
+            SearchErrorKind::Unknown,
+            format!("x answered HTTP 418: {}", "teapot ".repeat(60)),
+        )
+        .with_suggestion("Check the base_url of x.");
+        let (_, offline_b) = offline("b", "b.example");
+        let e = SearchError::from_attempts(vec![
+            (Attempt::new("x", &long), long),
+            (Attempt::new("b", &offline_b), offline_b),
+        ]);
+        assert_eq!(e.kind(), SearchErrorKind::ServiceUnavailable);
+        for line in e.message().lines().skip(1) {
+            assert!(line.chars().count() <= ATTEMPT_LINE_CHARS + 8, "{line}");
+        }
+        assert_eq!(e.suggestion(), Some("Check that this machine is online."));
     }
 }

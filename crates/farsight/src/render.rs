@@ -37,8 +37,14 @@ pub fn fetch_text(r: &FetchResponse, read_on: &str) -> String {
         }
         return out;
     }
+    let mut content = fetch_content(r);
     if let Some(title) = r.title.as_deref().filter(|t| !t.is_empty()) {
         let _ = writeln!(out, "# {title}\n");
+        // Articles often open with their headline as an H1: under the title
+        // it would read twice.
+        if let Some(rest) = after_heading(&content, title) {
+            content = rest.to_owned();
+        }
     }
     if !r.url.is_empty() {
         let _ = writeln!(out, "URL: {}\n", r.url);
@@ -46,20 +52,57 @@ pub fn fetch_text(r: &FetchResponse, read_on: &str) -> String {
     if let Some(message) = &r.message {
         let _ = writeln!(out, "Note: {message}\n");
     }
-    if let Some(content) = &r.content {
-        out.push_str(content);
-        if !content.ends_with('\n') {
-            out.push('\n');
-        }
-    }
-    if let Some(next) = r.next_start_index {
-        let total = r.content_length.unwrap_or(next);
-        let _ = writeln!(
-            out,
-            "\n[Content truncated at character {next} of {total}. To read on, repeat the call with {read_on} {next}.]"
-        );
+    out.push_str(&content);
+    if let Some(line) = read_on_line(r, read_on) {
+        let _ = writeln!(out, "\n{line}");
     }
     out
+}
+
+/// Exactly the content, for `--format text` and `--format html`: nothing
+/// added before it, one newline at the end.
+pub fn fetch_content(r: &FetchResponse) -> String {
+    let mut out = r.content.clone().unwrap_or_default();
+    if !out.is_empty() && !out.ends_with('\n') {
+        out.push('\n');
+    }
+    out
+}
+
+/// What [`fetch_text`] says around the content (the note, how to read on),
+/// for a person reading stderr while stdout carries only the content.
+pub fn fetch_notes(r: &FetchResponse, read_on: &str) -> String {
+    let mut out = String::new();
+    if let Some(message) = &r.message {
+        let _ = writeln!(out, "Note: {message}");
+    }
+    if let Some(line) = read_on_line(r, read_on) {
+        let _ = writeln!(out, "{line}");
+    }
+    out
+}
+
+fn read_on_line(r: &FetchResponse, read_on: &str) -> Option<String> {
+    let next = r.next_start_index?;
+    let total = r.content_length.unwrap_or(next);
+    Some(format!(
+        "[Content truncated at character {next} of {total}. To read on, repeat the call with {read_on} {next}.]"
+    ))
+}
+
+/// The content after its opening level-1 heading, when that heading reads
+/// as `title` (case and spacing aside).
+fn after_heading<'a>(content: &'a str, title: &str) -> Option<&'a str> {
+    let squash = |s: &str| {
+        s.split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+            .to_lowercase()
+    };
+    let content = content.trim_start();
+    let (first, rest) = content.split_once('\n').unwrap_or((content, ""));
+    let h1 = first.strip_prefix("# ")?;
+    (squash(h1) == squash(title)).then(|| rest.trim_start_matches('\n'))
 }
 
 #[cfg(test)]
@@ -84,6 +127,44 @@ mod tests {
             "{t}"
         );
         assert!(t.contains("--start-index 4"), "{t}");
+    }
+
+    #[test]
+    fn the_title_is_not_printed_twice() {
+        let r = FetchResponse {
+            url: "https://e.x/".into(),
+            title: Some("Hello  World".into()),
+            content: Some("# Hello World\n\nBody".into()),
+            ..FetchResponse::default()
+        };
+        let t = fetch_text(&r, "--start-index");
+        assert_eq!(t, "# Hello  World\n\nURL: https://e.x/\n\nBody\n");
+        let other = FetchResponse {
+            content: Some("# Another heading\n\nBody".into()),
+            ..r
+        };
+        assert_eq!(
+            fetch_text(&other, "--start-index"),
+            "# Hello  World\n\nURL: https://e.x/\n\n# Another heading\n\nBody\n"
+        );
+    }
+
+    #[test]
+    fn content_alone_and_its_notes_apart() {
+        let r = FetchResponse {
+            url: "https://e.x/".into(),
+            title: Some("Hello".into()),
+            content: Some("<p>Body</p>".into()),
+            message: Some("A note.".into()),
+            content_length: Some(40),
+            next_start_index: Some(11),
+            ..FetchResponse::default()
+        };
+        assert_eq!(fetch_content(&r), "<p>Body</p>\n");
+        assert_eq!(
+            fetch_notes(&r, "--start-index"),
+            "Note: A note.\n[Content truncated at character 11 of 40. To read on, repeat the call with --start-index 11.]\n"
+        );
     }
 
     #[test]

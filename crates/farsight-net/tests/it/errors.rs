@@ -163,3 +163,35 @@ async fn the_user_agent_and_accept_headers_are_sent() {
         lines[2]
     );
 }
+
+/// Issue 10: a name that does not resolve says so in plain words, for the
+/// page fetcher (robots.txt comes first and fails the same way) and for the
+/// provider API client. RFC 6761 guarantees `.invalid` never resolves.
+#[tokio::test]
+async fn issue_10_a_name_without_dns_answer_is_said_plainly() {
+    let e = fetcher()
+        .fetch(
+            "https://no-such-host.invalid/page",
+            &FetchOptions::default(),
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Network, "{e:?}");
+    assert_eq!(
+        e.message(),
+        "could not resolve no-such-host.invalid (no DNS answer)"
+    );
+    assert!(e.suggestion().unwrap_or("").contains("online"), "{e:?}");
+
+    let client =
+        farsight_net::api_client("farsight-test", std::time::Duration::from_secs(10)).unwrap();
+    let err = client
+        .get("https://api.no-such-host.invalid/search")
+        .send()
+        .await
+        .unwrap_err();
+    assert_eq!(
+        farsight_net::unresolved_host(&err),
+        Some("api.no-such-host.invalid")
+    );
+}

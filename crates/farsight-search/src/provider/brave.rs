@@ -3,7 +3,8 @@
 //!
 //! Native: count (≤ 20), `freshness` (pd/pw/pm/py), `safesearch` (strict/off),
 //! news. Emulated: site and domain filters as `site:`/`-site:` operators.
-//! Errors: a bad key is a 422 with code `SUBSCRIPTION_TOKEN_INVALID`; a 429
+//! Errors: a bad key is a 422 with code `SUBSCRIPTION_TOKEN_INVALID`, a missing
+//! one a 422 `VALIDATION` whose `meta.errors[].loc` names the header; a 429
 //! carries `X-RateLimit-Limit/Remaining/Reset` with a per-second and a
 //! per-month window, and a spent monthly window means the quota is used up.
 
@@ -174,6 +175,36 @@ struct ErrorDetail {
     code: String,
     #[serde(default)]
     detail: String,
+    #[serde(default)]
+    meta: Option<ErrorMeta>,
+}
+
+/// `VALIDATION` errors list each refused field: `{"type":"missing","loc":["header","x-subscription-token"],...}`.
+#[derive(Deserialize, Default)]
+struct ErrorMeta {
+    #[serde(default)]
+    errors: Vec<FieldError>,
+}
+
+#[derive(Deserialize)]
+struct FieldError {
+    #[serde(default)]
+    loc: Vec<serde_json::Value>,
+}
+
+impl ErrorDetail {
+    /// Whether Brave refused the request for its token header: a `VALIDATION`
+    /// error is an invalid query unless the field it names is the key itself.
+    fn names_the_token_header(&self) -> bool {
+        self.meta.as_ref().is_some_and(|m| {
+            m.errors.iter().any(|e| {
+                e.loc.iter().any(|part| {
+                    part.as_str()
+                        .is_some_and(|p| p.eq_ignore_ascii_case("x-subscription-token"))
+                })
+            })
+        })
+    }
 }
 
 fn error_for(reply: &Reply) -> SearchError {
@@ -194,7 +225,19 @@ fn error_for(reply: &Reply) -> SearchError {
             format!("{message}: {text}")
         }
     };
+    let token_missing = detail
+        .as_ref()
+        .is_some_and(ErrorDetail::names_the_token_header);
     match (status, code) {
+        (_, "VALIDATION") if token_missing => SearchError::new(
+            SearchErrorKind::AuthenticationFailed,
+            format!("brave received no API key (HTTP {status}: the X-Subscription-Token header is missing)"),
+        )
+        .with_provider(NAME)
+        .with_status(status)
+        .with_suggestion(
+            "Set BRAVE_API_KEY to the key of a Search plan from the Brave API dashboard.",
+        ),
         (_, "SUBSCRIPTION_TOKEN_INVALID") | (401 | 403, _) => SearchError::new(
             SearchErrorKind::AuthenticationFailed,
             with_text(format!("brave refused the API key (HTTP {status})")),

@@ -220,7 +220,10 @@ fn is_anomaly_page(body: &str) -> bool {
 }
 
 /// The HTML endpoint: `div.result` blocks with `a.result__a` (title and link),
-/// `.result__snippet` and `.result__url`; ads carry `result--ad`.
+/// `.result__snippet` and `.result__url`; ads carry `result--ad`. A page
+/// without results still holds one `div.result.result--no-result` block: its
+/// `.no-results` text and, on some pages, an `a.result__a` titled "EOF" that
+/// offers the query on Google. That block is never a result.
 fn parse_html_layout(body: &str) -> Page {
     let doc = Document::from(body);
     let blocks = doc.select("div.result");
@@ -233,7 +236,11 @@ fn parse_html_layout(body: &str) -> Page {
     }
     let mut results = Vec::new();
     for block in blocks.iter() {
-        if block.has_class("result--ad") || block.select(".badge--ad").exists() {
+        if block.has_class("result--ad")
+            || block.select(".badge--ad").exists()
+            || block.has_class("result--no-result")
+            || block.select(".no-results").exists()
+        {
             continue;
         }
         let link = block.select("a.result__a").first();
@@ -317,7 +324,8 @@ fn parse_lite_layout(body: &str) -> Page {
 
 /// The real target of a result link: DuckDuckGo's redirect
 /// `//duckduckgo.com/l/?uddg=<encoded>&rut=...` is decoded; ad clicks
-/// (`duckduckgo.com/y.js`) and anything that is not http(s) give `None`.
+/// (`duckduckgo.com/y.js`), the "search on Google" fallback offered when
+/// nothing was found, and anything that is not http(s) give `None`.
 fn result_url(href: &str) -> Option<String> {
     let href = href.trim();
     let base = Url::parse("https://duckduckgo.com/").ok()?;
@@ -340,7 +348,21 @@ fn result_url(href: &str) -> Option<String> {
     } else {
         url
     };
+    if is_search_fallback(&url) {
+        return None;
+    }
     matches!(url.scheme(), "http" | "https").then(|| url.to_string())
+}
+
+/// A link to another engine's result page for the same query
+/// (`http://www.google.com/search?q=...`): DuckDuckGo's offer when it found
+/// nothing, not a page about the query.
+fn is_search_fallback(url: &Url) -> bool {
+    let google = url.host_str().is_some_and(|h| {
+        let h = h.strip_prefix("www.").unwrap_or(h);
+        h == "google.com" || h.starts_with("google.")
+    });
+    google && url.path() == "/search"
 }
 
 #[cfg(test)]
@@ -368,6 +390,17 @@ mod tests {
             headers: Default::default(),
             body: bytes::Bytes::copy_from_slice(body.as_bytes()),
         }
+    }
+
+    #[test]
+    fn the_google_fallback_is_no_result_url() {
+        assert_eq!(
+            result_url("http://www.google.com/search?hl=en&q=zzqxj"),
+            None
+        );
+        assert_eq!(result_url("https://google.de/search?q=zzqxj"), None);
+        assert!(result_url("https://www.google.com/maps").is_some());
+        assert!(result_url("https://example.com/search?q=x").is_some());
     }
 
     #[test]
@@ -451,6 +484,8 @@ mod tests {
     fn no_results_unknown_and_anomaly_pages_are_told_apart() {
         let none = r#"<div id="links"><div class="result result--no-result"><div class="no-results">No results.</div></div></div>"#;
         assert_eq!(parse_html_layout(none), Page::NoResults);
+        let with_fallback = r#"<div id="links"><div class="result results_links result--no-result"><div class="links_main result__body"><h2 class="result__title"><a rel="nofollow" class="result__a" href="http://www.google.com/search?hl=en&amp;q=zzqxj">EOF</a></h2><div class="no-results">No  results.</div></div></div></div>"#;
+        assert_eq!(parse_html_layout(with_fallback), Page::NoResults);
         assert_eq!(
             classify(&reply(200, none), Layout::Html).unwrap(),
             Page::NoResults

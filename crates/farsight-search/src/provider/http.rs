@@ -121,19 +121,42 @@ fn transport_error(provider: &'static str, error: reqwest::Error) -> SearchError
         )
         .with_provider(provider)
         .with_suggestion("Try again; the provider may be slow right now.")
+    } else if let Some(host) = farsight_net::unresolved_host(&error) {
+        // Offline, or a name that does not exist: one plain sentence, not
+        // hyper's chain, and no advice about settings the user never set.
+        SearchError::new(
+            SearchErrorKind::ServiceUnavailable,
+            format!("could not resolve {host} (no DNS answer)"),
+        )
+        .with_provider(provider)
+        .with_suggestion("Check that this machine is online.")
     } else if error.is_connect() {
         SearchError::new(
             SearchErrorKind::ServiceUnavailable,
-            format!("could not connect to {provider}: {}", source_chain(&error)),
+            format!("could not connect to {provider}: {}", root_cause(&error)),
         )
         .with_provider(provider)
-        .with_suggestion("Check the network and the provider's base_url.")
+        .with_suggestion("Check that this machine is online and the provider is reachable.")
     } else {
         SearchError::new(
             SearchErrorKind::Unknown,
             format!("request to {provider} failed: {}", source_chain(&error)),
         )
         .with_provider(provider)
+    }
+}
+
+/// The innermost cause ("Connection refused (os error 111)"): the layers
+/// above it ("client error (Connect)", "tcp connect error") add words, not facts.
+fn root_cause(error: &(dyn std::error::Error + 'static)) -> String {
+    let mut current = error;
+    while let Some(next) = current.source() {
+        current = next;
+    }
+    if std::ptr::addr_eq(current, error) {
+        "connection error".to_owned()
+    } else {
+        current.to_string()
     }
 }
 

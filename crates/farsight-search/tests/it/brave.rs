@@ -124,7 +124,7 @@ type Case = (
 
 #[tokio::test]
 async fn documented_errors_map_to_kinds() {
-    let cases: [Case; 5] = [
+    let cases: [Case; 6] = [
         (
             422,
             "error_invalid_token.json",
@@ -152,6 +152,13 @@ async fn documented_errors_map_to_kinds() {
                 ("X-RateLimit-Reset", "1, 1419704"),
             ],
             SearchErrorKind::QuotaExceeded,
+            None,
+        ),
+        (
+            422,
+            "error_missing_token.json",
+            &[],
+            SearchErrorKind::AuthenticationFailed,
             None,
         ),
         (
@@ -193,6 +200,34 @@ async fn documented_errors_map_to_kinds() {
         }
         assert!(!error.message().contains("k\""), "no key in messages");
     }
+}
+
+/// Issue 10: Brave's 422 `VALIDATION` answer that names the missing
+/// `x-subscription-token` header is a key problem, not a bad query, and says
+/// which variable to set; the same 422 about the query stays `invalidQuery`.
+#[tokio::test]
+async fn issue_10_missing_token_header_is_authentication_failed() {
+    let server = MockServer::start().await;
+    Mock::given(method("GET"))
+        .respond_with(json(422, fixture("brave", "error_missing_token.json")))
+        .expect(1)
+        .mount(&server)
+        .await;
+    let service = single(provider("brave", &settings(&server, Some("k"))));
+    let error = service
+        .search(SearchRequest::new("rust"))
+        .await
+        .expect_err("422");
+    assert_eq!(
+        error.kind(),
+        SearchErrorKind::AuthenticationFailed,
+        "{error}"
+    );
+    assert!(!error.is_retryable());
+    assert!(
+        error.suggestion().unwrap_or("").contains("BRAVE_API_KEY"),
+        "{error:?}"
+    );
 }
 
 #[tokio::test]

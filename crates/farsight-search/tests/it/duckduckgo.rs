@@ -14,6 +14,8 @@ use wiremock::{Mock, MockServer, ResponseTemplate};
 
 const HTML_RESULTS: &str = include_str!("../fixtures/duckduckgo/html_results.html");
 const HTML_NO_RESULTS: &str = include_str!("../fixtures/duckduckgo/html_no_results.html");
+const HTML_NO_RESULTS_GOOGLE: &str =
+    include_str!("../fixtures/duckduckgo/html_no_results_google.html");
 const ANOMALY: &str = include_str!("../fixtures/duckduckgo/anomaly.html");
 const UNKNOWN: &str = include_str!("../fixtures/duckduckgo/unknown_layout.html");
 const LITE_RESULTS: &str = include_str!("../fixtures/duckduckgo/lite_results.html");
@@ -152,6 +154,21 @@ async fn a_real_no_results_page_is_an_empty_answer() {
         .await
         .unwrap();
     assert!(answer.results.is_empty());
+}
+
+/// Issue 10: the no-results page that offers the query on Google (an
+/// `a.result__a` titled "EOF" inside the `result--no-result` block) is an
+/// empty answer, not one result titled "EOF"; the lite endpoint is not asked.
+#[tokio::test]
+async fn issue_10_no_results_page_with_google_fallback_is_empty() {
+    let server = MockServer::start().await;
+    mount(&server, "/html/", html(200, HTML_NO_RESULTS_GOOGLE), 1).await;
+    mount(&server, "/lite/", html(200, LITE_RESULTS), 0).await;
+    let answer = provider(&server)
+        .search(&query("qwxzv plorkle frumious snarglebart"))
+        .await
+        .unwrap();
+    assert!(answer.results.is_empty(), "{:?}", answer.results);
 }
 
 #[tokio::test]

@@ -479,13 +479,18 @@ async fn a_fully_failed_search_says_what_each_provider_answered() {
         .search(SearchRequest::new("qq"))
         .await
         .expect_err("fails");
-    assert!(
-        e.message().contains("a: ") && e.message().contains("authenticationFailed"),
-        "{e}"
-    );
-    assert!(
-        e.message().contains("b: ") && e.message().contains("quotaExceeded"),
-        "{e}"
+    // One line per provider with what it said; the kinds are in the attempts.
+    let lines: Vec<&str> = e.message().lines().collect();
+    assert_eq!(lines.len(), 3, "{e}");
+    assert!(lines[1].starts_with("- a: "), "{e}");
+    assert!(lines[2].starts_with("- b: "), "{e}");
+    let kinds: Vec<SearchErrorKind> = e.attempts().iter().map(|a| a.error_kind).collect();
+    assert_eq!(
+        kinds,
+        [
+            SearchErrorKind::AuthenticationFailed,
+            SearchErrorKind::QuotaExceeded
+        ]
     );
     assert_eq!(e.kind(), SearchErrorKind::AuthenticationFailed);
 }

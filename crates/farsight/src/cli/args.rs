@@ -1,5 +1,9 @@
 //! What the command line accepts. The doc comments are the `--help` texts.
 
+// In `--help`, `[search].max_results` names a section of the configuration
+// file; rustdoc would read `[search]` as a link to an item.
+#![allow(rustdoc::broken_intra_doc_links)]
+
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
@@ -52,6 +56,15 @@ pub enum Command {
     Extract(ExtractArgs),
     /// Print the effective configuration as TOML, secrets masked.
     Config,
+    /// Show the search chain, and for each provider whether it is configured
+    /// and, if not, which variable or setting is missing.
+    Providers(ProvidersArgs),
+    /// Print a shell completion script (bash, zsh, fish, powershell, elvish).
+    ///
+    /// bash: `farsight completions bash > ~/.local/share/bash-completion/completions/farsight`;
+    /// zsh: `farsight completions zsh > "${fpath[1]}/_farsight"`;
+    /// fish: `farsight completions fish > ~/.config/fish/completions/farsight.fish`.
+    Completions(CompletionsArgs),
     /// Serve the tools to an agent over MCP (stdio by default).
     ///
     /// Over stdio, stdout carries only the protocol and logs go to stderr.
@@ -203,7 +216,7 @@ impl From<FormatArg> for FetchFormat {
 /// `farsight fetch`
 #[derive(Debug, Args)]
 pub struct FetchArgs {
-    /// The page to fetch (http:// or https://).
+    /// The page to fetch (http:// or https://; without a scheme, https:// is assumed).
     pub url: String,
 
     /// Output format of the content.
@@ -274,6 +287,22 @@ pub struct ExtractArgs {
     /// Print the tool's JSON answer instead of text for a person.
     #[arg(long)]
     pub json: bool,
+}
+
+/// `farsight providers`
+#[derive(Debug, Args)]
+pub struct ProvidersArgs {
+    /// Print the report as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `farsight completions`
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell to complete for.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
 }
 
 /// `farsight mcp`

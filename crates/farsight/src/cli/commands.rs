@@ -1,16 +1,17 @@
 //! What each subcommand does: load the configuration, call the service,
 //! print the answer.
 
-use std::io::{Read, Write};
+use std::io::{IsTerminal, Read, Write};
 use std::process::ExitCode;
 
 use anyhow::Context;
 
 use super::UsageError;
-use super::args::{Cli, Command, ExtractArgs, FetchArgs, McpArgs};
+use super::args::{Cli, Command, ExtractArgs, FetchArgs, FormatArg, McpArgs};
 use crate::config::{self, ConfigSource, RawConfig, RawServer};
 use crate::service::{CallOptions, FetchRequest, FetchResponse, Service};
 use crate::{logging, mcp, render};
+use farsight_search::ErrorKind;
 
 /// Runs the parsed command line and returns the process's exit code.
 ///
@@ -22,6 +23,15 @@ use crate::{logging, mcp, render};
 /// the exit code is 1.
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     logging::init(cli.verbose);
+    // Completions depend on the command line's definition only: a broken
+    // configuration file must not stop a shell from starting.
+    if let Command::Completions(args) = &cli.command {
+        let mut command = <Cli as clap::CommandFactory>::command();
+        let mut script = Vec::new();
+        clap_complete::generate(args.shell, &mut command, "farsight", &mut script);
+        write_stdout(&String::from_utf8_lossy(&script))?;
+        return Ok(ExitCode::SUCCESS);
+    }
     let flags = flag_layer(&cli)?;
     let env = |k: &str| std::env::var(k).ok();
     let (config, source) = config::load(cli.config.as_deref(), &env, flags)
@@ -39,6 +49,9 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             write_stdout(&format!("{origin}{}", config.to_toml_masked()))?;
             Ok(ExitCode::SUCCESS)
         }
+        // Printed above, before the configuration was read.
+        Command::Completions(_) => Ok(ExitCode::SUCCESS),
+        Command::Providers(args) => super::providers::providers(config, args.json),
         Command::Fetch(args) => {
             if !config.fetch.enabled {
                 return Err(UsageError(
@@ -87,9 +100,11 @@ fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
 }
 
 async fn fetch(config: config::Config, args: FetchArgs) -> anyhow::Result<ExitCode> {
+    check_selector(args.selector.as_deref())?;
+    let (url, assumed_https) = with_scheme(&args.url);
     let service = Service::new(config).map_err(|e| UsageError(format!("{e:#}")))?;
     let request = FetchRequest {
-        url: args.url,
+        url,
         selector: args.selector,
         format: args.format.into(),
         max_length: usize::try_from(args.max_length).unwrap_or(usize::MAX),
@@ -98,13 +113,60 @@ async fn fetch(config: config::Config, args: FetchArgs) -> anyhow::Result<ExitCo
         include_images: args.images,
         focus: args.focus,
     };
-    let answer = service
+    let mut answer = service
         .web_fetch(&request, CallOptions::default().bypass_cache(args.no_cache))
         .await;
-    print_answer(&answer, args.json)
+    if assumed_https {
+        // Said in the answer itself (its `message`, the field for notes), so
+        // that it shows with --json as well as on the terminal.
+        let note = format!(
+            "No scheme was given: fetched {} (https:// assumed).",
+            request.url
+        );
+        answer.message = Some(match answer.message.take() {
+            Some(m) => format!("{note} {m}"),
+            None => note,
+        });
+    }
+    print_answer(&answer, args.format, args.json)
+}
+
+/// `example.com/page` → `https://example.com/page`, and whether https was
+/// assumed. A URL with `://` is left as it is, and so is another scheme
+/// (`mailto:x`, `file:/x`), which the fetcher then refuses by name;
+/// `localhost:8080` is a host and port, not a scheme.
+fn with_scheme(url: &str) -> (String, bool) {
+    let url = url.trim();
+    if url.contains("://") {
+        return (url.to_owned(), false);
+    }
+    let has_scheme = url.split_once(':').is_some_and(|(scheme, rest)| {
+        !scheme.is_empty()
+            && !scheme.contains('.')
+            && scheme
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "+-".contains(c))
+            && !rest.starts_with(|c: char| c.is_ascii_digit())
+    });
+    if has_scheme {
+        (url.to_owned(), false)
+    } else {
+        (format!("https://{url}"), true)
+    }
+}
+
+/// An unparseable `--selector` is a usage error, found before anything is
+/// downloaded.
+fn check_selector(selector: Option<&str>) -> Result<(), UsageError> {
+    match selector.filter(|s| !s.trim().is_empty()) {
+        Some(s) => farsight_extract::check_selector(s)
+            .map_err(|e| UsageError(format!("invalid --selector: {e}"))),
+        None => Ok(()),
+    }
 }
 
 async fn extract(args: ExtractArgs) -> anyhow::Result<ExitCode> {
+    check_selector(args.selector.as_deref())?;
     let mut bytes = Vec::new();
     if args.file == "-" {
         std::io::stdin()
@@ -126,7 +188,7 @@ async fn extract(args: ExtractArgs) -> anyhow::Result<ExitCode> {
     };
     let html = String::from_utf8_lossy(&bytes).into_owned();
     let answer = crate::service::html_response(html, args.url.as_deref(), &request).await;
-    print_answer(&answer, args.json)
+    print_answer(&answer, args.format, args.json)
 }
 
 async fn serve(config: config::Config, args: McpArgs) -> anyhow::Result<ExitCode> {
@@ -134,25 +196,43 @@ async fn serve(config: config::Config, args: McpArgs) -> anyhow::Result<ExitCode
     if args.http.is_some() {
         mcp::serve_http(service).await?;
     } else {
+        if std::io::stdin().is_terminal() {
+            // Started by hand: without this line the terminal just hangs.
+            eprintln!(
+                "farsight: waiting for an MCP client on stdin (an MCP client starts this command itself; Ctrl-C to stop)"
+            );
+        }
         mcp::serve_stdio(service).await?;
     }
     Ok(ExitCode::SUCCESS)
 }
 
-fn print_answer(answer: &FetchResponse, json: bool) -> anyhow::Result<ExitCode> {
+/// Prints a fetch answer: its JSON, or for a person the page (Markdown with
+/// its title and URL; text and HTML exactly as extracted, notes on stderr) or
+/// the error on stderr. Exit code 2 for a URL that is not one (a validation
+/// error), 1 for any other failure.
+fn print_answer(answer: &FetchResponse, format: FormatArg, json: bool) -> anyhow::Result<ExitCode> {
     if json {
         let mut text = serde_json::to_string_pretty(answer).context("cannot encode the answer")?;
         text.push('\n');
         write_stdout(&text)?;
     } else if answer.is_error() {
         eprint!("{}", render::fetch_text(answer, "--start-index"));
-    } else {
+    } else if format == FormatArg::Markdown {
         write_stdout(&render::fetch_text(answer, "--start-index"))?;
-    }
-    Ok(if answer.is_error() {
-        ExitCode::from(1)
     } else {
+        write_stdout(&render::fetch_content(answer))?;
+        eprint!("{}", render::fetch_notes(answer, "--start-index"));
+    }
+    Ok(if !answer.is_error() {
         ExitCode::SUCCESS
+    } else if matches!(
+        answer.error_kind,
+        Some(ErrorKind::InvalidUrl | ErrorKind::InvalidArgument)
+    ) {
+        ExitCode::from(2)
+    } else {
+        ExitCode::from(1)
     })
 }
 
@@ -162,5 +242,45 @@ pub(super) fn write_stdout(text: &str) -> anyhow::Result<()> {
         // `farsight fetch ... | head` closes the pipe early; that is not a failure.
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
         r => r.context("cannot write to standard output"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_bare_host_gets_https_and_schemes_are_kept() {
+        assert_eq!(
+            with_scheme("example.com"),
+            ("https://example.com".to_owned(), true)
+        );
+        assert_eq!(
+            with_scheme("example.com/a?b=c:d"),
+            ("https://example.com/a?b=c:d".to_owned(), true)
+        );
+        assert_eq!(
+            with_scheme("localhost:8080/x"),
+            ("https://localhost:8080/x".to_owned(), true)
+        );
+        assert_eq!(
+            with_scheme("http://example.com"),
+            ("http://example.com".to_owned(), false)
+        );
+        assert_eq!(
+            with_scheme("mailto:someone@example.com"),
+            ("mailto:someone@example.com".to_owned(), false)
+        );
+    }
+
+    #[test]
+    fn an_invalid_selector_is_a_usage_error_naming_it() {
+        let e = check_selector(Some("div >")).unwrap_err();
+        assert!(
+            e.0.starts_with("invalid --selector: \"div >\" is not a valid CSS selector"),
+            "{e}"
+        );
+        assert!(check_selector(Some(".infobox")).is_ok());
+        assert!(check_selector(None).is_ok());
     }
 }

@@ -2,11 +2,12 @@
 
 mod args;
 mod commands;
+mod providers;
 mod search;
 
 pub use args::{
-    Cli, Command, DateRangeArg, DepthArg, ExtractArgs, FetchArgs, FormatArg, McpArgs, OnOffArg,
-    SearchArgs, SearchOutputArg, TopicArg,
+    Cli, Command, CompletionsArgs, DateRangeArg, DepthArg, ExtractArgs, FetchArgs, FormatArg,
+    McpArgs, OnOffArg, ProvidersArgs, SearchArgs, SearchOutputArg, TopicArg,
 };
 pub use commands::run;
 

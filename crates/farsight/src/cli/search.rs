@@ -14,7 +14,7 @@ use crate::context::{
     render_search_error,
 };
 use crate::service::{CallOptions, Service};
-use farsight_search::{DateRange, ProviderChoice, SearchDepth, SearchRequest, Topic};
+use farsight_search::{DateRange, ErrorKind, ProviderChoice, SearchDepth, SearchRequest, Topic};
 
 /// How the answer is printed.
 enum Output {
@@ -69,7 +69,13 @@ pub(super) async fn search(config: Config, args: SearchArgs) -> anyhow::Result<E
             } else {
                 eprint!("{}", render_search_error(&error));
             }
-            Ok(ExitCode::from(1))
+            // A query that cannot be searched is the caller's to fix, like a
+            // bad flag (2); a search that failed is the tool's failure (1).
+            Ok(if error.kind() == ErrorKind::InvalidQuery {
+                ExitCode::from(2)
+            } else {
+                ExitCode::from(1)
+            })
         }
     }
 }

@@ -3,6 +3,7 @@
 //! with every default applied.
 
 mod load;
+mod provider_vars;
 mod raw;
 mod show;
 
@@ -14,6 +15,7 @@ use std::time::Duration;
 use anyhow::{Context, bail};
 pub use farsight_search::ProviderSettings;
 pub use load::{ConfigSource, default_config_path, load};
+pub use provider_vars::{ProviderField, missing_settings};
 pub use raw::{RawCache, RawConfig, RawFetch, RawSearch, RawServer};
 
 /// The effective configuration: defaults, then the file, then the
@@ -284,6 +286,18 @@ impl Config {
             set(&mut c.search.max_content_tokens, s.max_content_tokens);
         }
         if let Some(p) = raw.providers {
+            // A table for a provider that does not exist is a typo
+            // (`[providers.brvae]`) whose key would otherwise be ignored
+            // without a word.
+            if let Some(unknown) = p
+                .keys()
+                .find(|name| !farsight_search::provider_names().contains(&name.as_str()))
+            {
+                bail!(
+                    "[providers.{unknown}] names no known search provider; the known ones are {}",
+                    farsight_search::provider_names().join(", ")
+                );
+            }
             c.providers = p;
         }
         Ok(c)
@@ -332,6 +346,16 @@ mod tests {
         assert_eq!(c.cache.search_ttl, Duration::from_secs(3_600));
         assert!(c.cache.dir.ends_with("farsight"));
         assert_eq!(c.server.addr.to_string(), "127.0.0.1:8787");
+    }
+
+    #[test]
+    fn a_table_for_an_unknown_provider_is_an_error_naming_the_known_ones() {
+        let raw = RawConfig::from_toml("[providers.brvae]\napi_key = \"k\"\n").unwrap();
+        let err = Config::resolve(raw).unwrap_err().to_string();
+        assert!(err.contains("[providers.brvae]"), "{err}");
+        assert!(err.contains("brave") && err.contains("wikipedia"), "{err}");
+        let raw = RawConfig::from_toml("[providers.brave]\napi_key = \"k\"\n").unwrap();
+        assert!(Config::resolve(raw).is_ok());
     }
 
     #[test]

@@ -259,13 +259,7 @@ impl RawConfig {
             let mut settings = ProviderSettings::default();
             for &env in farsight_search::provider_env_vars(name) {
                 let Some(value) = var(env) else { continue };
-                if env.ends_with("_ENGINE_ID") {
-                    settings.engine_id = Some(value);
-                } else if env.ends_with("_URL") {
-                    settings.base_url = Some(value);
-                } else {
-                    settings.api_key = Some(value);
-                }
+                super::ProviderField::of_var(env).set(&mut settings, value);
             }
             if settings != ProviderSettings::default() {
                 providers.insert(name.to_owned(), settings);

@@ -436,7 +436,10 @@ mod tests {
         assert_eq!(schema["required"], serde_json::json!(["query"]), "{schema}");
         let p = &schema["properties"];
         // No bounds on what the server writes: they cost tokens, help no client.
-        assert_eq!(p["total"]["anyOf"][0], serde_json::json!({"type": "integer"}));
+        assert_eq!(
+            p["total"]["anyOf"][0],
+            serde_json::json!({"type": "integer"})
+        );
         assert_eq!(
             p["total"]["anyOf"][1]["type"], "string",
             "skipped when None"

@@ -32,6 +32,9 @@ impl Service {
                 ..FetchResponse::default()
             };
         };
+        if let Some(refusal) = invalid_selector(request) {
+            return refusal;
+        }
         let fetch_options = FetchOptions::new().bypass_cache(options.bypass_cache);
         match fetcher.fetch(&request.url, &fetch_options).await {
             Ok(page) => {
@@ -61,8 +64,34 @@ pub(crate) async fn html_response(
     base_url: Option<&str>,
     request: &FetchRequest,
 ) -> FetchResponse {
+    if let Some(refusal) = invalid_selector(request) {
+        return refusal;
+    }
     let doc = extract_document(html, extract_options(request, base_url)).await;
     document_response(base_url.unwrap_or_default().to_owned(), doc, request, false)
+}
+
+/// The error answer for a selector that cannot be parsed, before anything is
+/// downloaded: returning the main content instead would look like success.
+fn invalid_selector(request: &FetchRequest) -> Option<FetchResponse> {
+    let selector = request
+        .selector
+        .as_deref()
+        .filter(|s| !s.trim().is_empty())?;
+    let e = farsight_extract::check_selector(selector).err()?;
+    Some(FetchResponse {
+        url: request.url.clone(),
+        status: FetchStatus::Error,
+        error_kind: Some(ErrorKind::InvalidArgument),
+        message: Some(e.to_string()),
+        suggestion: Some(
+            "Fix the CSS selector (e.g. \".infobox\", \"#main > p\", \"table.prices\"), or leave it out for the main content."
+                .to_owned(),
+        ),
+        retryable: Some(false),
+        selector: Some(selector.to_owned()),
+        ..FetchResponse::default()
+    })
 }
 
 fn extract_options(request: &FetchRequest, base_url: Option<&str>) -> ExtractOptions {
@@ -281,6 +310,22 @@ mod tests {
         assert_eq!(r.truncated, Some(true));
         assert_eq!(r.next_start_index, None);
         assert!(r.message.unwrap().contains("download limit"));
+    }
+
+    #[test]
+    fn an_invalid_selector_is_an_error_answer_naming_it() {
+        let mut req = FetchRequest::new("https://e.x/");
+        req.selector = Some("div[".to_owned());
+        let r = invalid_selector(&req).expect("refused");
+        assert_eq!(r.status, FetchStatus::Error);
+        assert_eq!(r.error_kind, Some(ErrorKind::InvalidArgument));
+        let m = r.message.unwrap();
+        assert!(
+            m.starts_with("\"div[\" is not a valid CSS selector: "),
+            "{m}"
+        );
+        req.selector = Some("div.ok".to_owned());
+        assert!(invalid_selector(&req).is_none());
     }
 
     #[test]

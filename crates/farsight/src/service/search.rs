@@ -61,15 +61,6 @@ impl SearchSetup {
             config.search.timeout.saturating_mul(2) + Duration::from_secs(1),
         )
         .context("cannot build the HTTP client for search providers")?;
-        for name in config.providers.keys() {
-            if !provider_names().contains(&name.as_str()) {
-                tracing::warn!(
-                    provider = name.as_str(),
-                    "[providers.{name}] names no known search provider; known: {}",
-                    provider_names().join(", ")
-                );
-            }
-        }
         let mut providers = Vec::new();
         let mut builder = SearchService::builder()
             .safe_search(config.search.safe_search)

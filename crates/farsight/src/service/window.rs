@@ -44,7 +44,7 @@ pub(crate) fn window(content: &str, start: usize, max: usize) -> Window<'_> {
     let cut = ["\n\n", "\n", ". ", " "]
         .iter()
         .find_map(|sep| tail.rfind(sep).map(|p| (keep_at_least + p, sep.len())));
-    let (text_end, resume) = match cut {
+    let (mut text_end, mut resume) = match cut {
         Some((p, len)) => {
             // Resume after the separator and any further blank lines, so the
             // next window starts on the next block's first character.
@@ -59,12 +59,43 @@ pub(crate) fn window(content: &str, start: usize, max: usize) -> Window<'_> {
         }
         None => (end_b, end_b),
     };
+    if cut.is_some() {
+        // A heading is about what follows it: a window that ends on one gives
+        // the model a title with nothing under it. Such headings go to the
+        // next window, unless the window would be left with nothing else.
+        loop {
+            let kept = rest[..text_end].trim_end();
+            let line_start = kept.rfind('\n').map_or(0, |p| p + 1);
+            if line_start == 0 || !is_heading(&kept[line_start..]) {
+                break;
+            }
+            text_end = line_start;
+            resume = line_start;
+        }
+    }
     let next = start + rest[..resume].chars().count();
     Window {
         text: rest[..text_end].trim_end(),
         next: (next < total).then_some(next),
         total,
     }
+}
+
+/// A Markdown ATX heading (`## Install`) or an HTML one (`<h2>Install</h2>`);
+/// plain text has no marked headings.
+fn is_heading(line: &str) -> bool {
+    let line = line.trim_start();
+    let hashes = line.len() - line.trim_start_matches('#').len();
+    if (1..=6).contains(&hashes) && line[hashes..].starts_with(' ') {
+        return true;
+    }
+    let lower = line.get(..3).map(str::to_ascii_lowercase);
+    lower.is_some_and(|l| {
+        l.starts_with("<h")
+            && l.as_bytes()
+                .get(2)
+                .is_some_and(|d| (b'1'..=b'6').contains(d))
+    })
 }
 
 #[cfg(test)]
@@ -142,6 +173,44 @@ mod tests {
             parts.iter().all(|p| p.starts_with("Paragraph")),
             "{parts:?}"
         );
+    }
+
+    #[test]
+    fn a_window_never_ends_on_a_heading() {
+        let text = format!(
+            "{}\n\n## Installation\n\n### On Linux\n\n{}",
+            "a".repeat(80),
+            "b".repeat(200)
+        );
+        let w = window(&text, 0, 120);
+        assert_eq!(w.text, "a".repeat(80));
+        let next = w.next.unwrap();
+        let w2 = window(&text, next, 120);
+        assert!(
+            w2.text
+                .starts_with("## Installation\n\n### On Linux\n\nbbb"),
+            "{w2:?}"
+        );
+
+        let html = format!(
+            "<p>{}</p>\n<h2>Usage</h2>\n<p>{}</p>",
+            "a".repeat(90),
+            "b".repeat(200)
+        );
+        let w = window(&html, 0, 120);
+        assert_eq!(w.text, format!("<p>{}</p>", "a".repeat(90)));
+
+        // A window that is nothing but headings keeps them.
+        let only = format!("# A\n\n## B\n\n{}", "c".repeat(300));
+        let w = window(&only, 0, 12);
+        assert!(!w.text.is_empty());
+        assert!(w.next.is_some());
+    }
+
+    #[test]
+    fn hashes_without_a_space_are_not_headings() {
+        assert!(is_heading("## Install") && is_heading("<H3 id=x>Use</H3>"));
+        assert!(!is_heading("#hashtag") && !is_heading("####### seven") && !is_heading("<hr>"));
     }
 
     #[test]

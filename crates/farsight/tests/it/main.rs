@@ -4,6 +4,7 @@
 
 mod cli;
 mod fetch;
+mod first_run;
 mod mcp_http;
 mod mcp_schemas;
 mod mcp_stdio;

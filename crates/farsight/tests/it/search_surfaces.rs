@@ -230,8 +230,9 @@ async fn cli_search_formats_and_exit_codes() {
         v["message"].as_str().unwrap().contains("KAGI_API_KEY"),
         "{v}"
     );
+    // A query that cannot be searched is a validation error (issue 10): exit 2.
     let o = farsight(&cfg, &["search", "x"]).await;
-    assert_eq!(o.status.code(), Some(1), "{o:?}");
+    assert_eq!(o.status.code(), Some(2), "{o:?}");
     assert!(
         String::from_utf8_lossy(&o.stderr).contains("invalidQuery"),
         "{o:?}"
