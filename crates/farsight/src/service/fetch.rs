@@ -4,6 +4,7 @@ use farsight_extract::{Document, ExtractOptions};
 use farsight_net::{FetchOptions, Page, PageKind};
 
 use super::extract::extract_document;
+use super::extracted::DocumentCache;
 use super::model::{FetchLink, FetchMetadata, FetchRequest, FetchResponse, FetchStatus};
 use super::window::window;
 use super::{CallOptions, Service};
@@ -35,18 +36,30 @@ impl Service {
         match fetcher.fetch(&request.url, &fetch_options).await {
             Ok(page) => {
                 tracing::debug!(url = %page.url, from_cache = page.from_cache, bytes = page.text.len(), "fetched");
-                page_response(page, request).await
+                let documents = DocumentCache {
+                    cache: &self.inner.cache,
+                    ttl: self.inner.config.cache.page_ttl,
+                    bypass: options.bypass_cache,
+                };
+                page_response(page, request, &documents).await
             }
             Err(e) => net_error_response(&request.url, &e),
         }
     }
 }
 
-/// The answer for a page that arrived.
-async fn page_response(page: Page, request: &FetchRequest) -> FetchResponse {
+/// The answer for a page that arrived. Its extracted document comes from the
+/// cache when an earlier call (another window, a focus, another process)
+/// extracted the same page the same way.
+async fn page_response(
+    page: Page,
+    request: &FetchRequest,
+    documents: &DocumentCache<'_>,
+) -> FetchResponse {
     match page.kind {
         PageKind::Html => {
-            let doc = extract_document(page.text, extract_options(request, Some(&page.url))).await;
+            let options = extract_options(request, Some(&page.url));
+            let doc = documents.extract(page.text, options).await;
             document_response(page.url, doc, request, page.truncated)
         }
         PageKind::Text => text_response(page.url, &page.text, request, page.truncated),
