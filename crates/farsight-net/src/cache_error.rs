@@ -18,6 +18,8 @@ pub enum CacheErrorKind {
     Busy,
     /// The file is an SQLite database that farsight did not create.
     Foreign,
+    /// The file is damaged (not a database, or a damaged one).
+    Damaged,
     /// A statement failed on an open file (disk full, damage found late).
     Failed,
 }
@@ -57,10 +59,11 @@ impl CacheError {
             Some(
                 rusqlite::ErrorCode::CannotOpen
                 | rusqlite::ErrorCode::PermissionDenied
-                | rusqlite::ErrorCode::ReadOnly
-                | rusqlite::ErrorCode::NotADatabase
-                | rusqlite::ErrorCode::DatabaseCorrupt,
+                | rusqlite::ErrorCode::ReadOnly,
             ) => CacheErrorKind::Unavailable,
+            Some(rusqlite::ErrorCode::NotADatabase | rusqlite::ErrorCode::DatabaseCorrupt) => {
+                CacheErrorKind::Damaged
+            }
             _ => CacheErrorKind::Failed,
         };
         Self::new(kind, e.to_string(), path)
@@ -99,8 +102,12 @@ impl CacheError {
                 "Move that file away or choose another directory with [cache].dir or \
                  FARSIGHT_CACHE_DIR."
             }
-            CacheErrorKind::Failed => {
+            CacheErrorKind::Damaged => {
                 "Run `farsight cache clear`, or delete the file: farsight creates it again."
+            }
+            CacheErrorKind::Failed => {
+                "Check the free space on the cache's disk; if it persists, run \
+                 `farsight cache clear`."
             }
         }
     }
@@ -149,8 +156,8 @@ mod tests {
             None,
         );
         let e = CacheError::sqlite(&notadb, p);
-        assert_eq!(e.kind(), CacheErrorKind::Unavailable);
+        assert_eq!(e.kind(), CacheErrorKind::Damaged);
         assert!(e.to_string().ends_with("(/tmp/x)"), "{e}");
-        assert!(e.suggestion().contains("FARSIGHT_CACHE_DIR"));
+        assert!(e.suggestion().contains("farsight cache clear"));
     }
 }

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
 
-use rusqlite::{Connection, ErrorCode, OpenFlags, OptionalExtension, params};
+use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
 use serde::Serialize;
 
 use crate::cache_error::{CacheError, CacheErrorKind};
@@ -80,11 +80,7 @@ impl Store {
         })?;
         let path = dir.join(FILE_NAME);
         let store = match open_with_retry(&path, Mode::Serve) {
-            Err(e)
-                if e.kind() == CacheErrorKind::Unavailable
-                    && is_damaged(&path)
-                    && remove_store_files(&path).is_ok() =>
-            {
+            Err(e) if e.kind() == CacheErrorKind::Damaged && remove_store_files(&path).is_ok() => {
                 tracing::warn!(path = %path.display(), "the cache file was damaged and has been replaced");
                 open_with_retry(&path, Mode::Serve)?
             }
@@ -214,6 +210,8 @@ pub struct Cleared {
     pub file_bytes: u64,
     /// Files of earlier farsight versions that were removed.
     pub legacy_files: Vec<PathBuf>,
+    /// The file was damaged and has been deleted (farsight creates it again).
+    pub damaged: bool,
 }
 
 /// What the store in `dir` holds, without creating anything.
@@ -252,14 +250,29 @@ pub(crate) fn clear(dir: &Path) -> Result<Cleared, CacheError> {
         bytes: 0,
         file_bytes: 0,
         legacy_files: Vec::new(),
+        damaged: false,
     };
     if path.exists() {
-        let store = open_with_retry(&path, Mode::Inspect)?;
-        let (entries, bytes) = store.delete_all()?;
-        cleared.entries = entries;
-        cleared.bytes = bytes;
-        store.shrink();
-        cleared.file_bytes = file_bytes(&path);
+        match open_with_retry(&path, Mode::Inspect) {
+            Ok(store) => {
+                let (entries, bytes) = store.delete_all()?;
+                cleared.entries = entries;
+                cleared.bytes = bytes;
+                store.shrink();
+                cleared.file_bytes = file_bytes(&path);
+            }
+            Err(e) if e.kind() == CacheErrorKind::Damaged => {
+                remove_store_files(&path).map_err(|io| {
+                    CacheError::new(
+                        CacheErrorKind::Unavailable,
+                        format!("cannot remove the damaged cache file: {io}"),
+                        &path,
+                    )
+                })?;
+                cleared.damaged = true;
+            }
+            Err(e) => return Err(e),
+        }
     }
     for name in LEGACY_FILES {
         let legacy = dir.join(name);
@@ -427,21 +440,6 @@ fn has_entries_table(conn: &Connection) -> rusqlite::Result<bool> {
     .map(|n| n > 0)
 }
 
-/// Whether the file at `path` is damaged rather than locked or unreadable:
-/// SQLite itself says it is not a database.
-fn is_damaged(path: &Path) -> bool {
-    match Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY) {
-        Ok(conn) => matches!(
-            conn.query_row("SELECT COUNT(*) FROM sqlite_schema", [], |_| Ok(())),
-            Err(e) if matches!(
-                e.sqlite_error_code(),
-                Some(ErrorCode::NotADatabase | ErrorCode::DatabaseCorrupt)
-            )
-        ),
-        Err(_) => false,
-    }
-}
-
 fn remove_store_files(path: &Path) -> std::io::Result<()> {
     for suffix in ["-wal", "-shm"] {
         let mut side = path.as_os_str().to_owned();
@@ -541,9 +539,24 @@ mod tests {
             b"this is not an SQLite database, not even close, and it goes on for a while",
         )
         .unwrap();
+        assert_eq!(
+            info(dir.path()).err().map(|e| e.kind()),
+            Some(CacheErrorKind::Damaged)
+        );
         let store = Store::open(dir.path()).unwrap();
         store.put("page", "k", b"v", now_ms() + 60_000).unwrap();
         assert!(store.get("page", "k", now_ms()).is_some());
+    }
+
+    #[test]
+    fn clear_deletes_a_damaged_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(FILE_NAME);
+        std::fs::write(&path, b"not a database, and long enough to be read as a header").unwrap();
+        let c = clear(dir.path()).unwrap();
+        assert!(c.damaged);
+        assert!(!path.exists());
+        assert!(!info(dir.path()).unwrap().exists);
     }
 
     #[test]

@@ -130,6 +130,9 @@ fn cleared_text(c: &Cleared) -> String {
         c.path.display(),
         bytes(c.file_bytes)
     );
+    if c.damaged {
+        out.push_str("The file was damaged and has been deleted; farsight creates it again.\n");
+    }
     for f in &c.legacy_files {
         out.push_str(&format!(
             "Removed {} (a cache file of an earlier farsight).\n",
