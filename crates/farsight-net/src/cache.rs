@@ -251,7 +251,9 @@ impl Cache {
         if inner.warned.swap(true, Ordering::Relaxed) {
             tracing::debug!("cache write failed: {failure}");
         } else {
-            tracing::warn!("cache write failed (further failures are logged at debug level): {failure}");
+            tracing::warn!(
+                "cache write failed (further failures are logged at debug level): {failure}"
+            );
         }
     }
 }

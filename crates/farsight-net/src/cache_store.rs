@@ -109,7 +109,9 @@ impl Store {
     pub(crate) fn get(&self, namespace: &str, key: &str, now_ms: u64) -> Option<(Vec<u8>, u64)> {
         let conn = self.conn();
         let row = conn
-            .prepare_cached("SELECT expires_ms, value FROM entries WHERE namespace = ?1 AND key = ?2")
+            .prepare_cached(
+                "SELECT expires_ms, value FROM entries WHERE namespace = ?1 AND key = ?2",
+            )
             .and_then(|mut s| {
                 s.query_row(params![namespace, key], |r| {
                     Ok((r.get::<_, i64>(0)?, r.get::<_, Vec<u8>>(1)?))
@@ -202,6 +204,8 @@ pub struct NamespaceInfo {
 pub struct Cleared {
     /// The store's file.
     pub path: PathBuf,
+    /// Whether the file existed (if not, there was nothing to clear).
+    pub existed: bool,
     /// Entries removed.
     pub entries: u64,
     /// Bytes of keys and values removed.
@@ -246,13 +250,14 @@ pub(crate) fn clear(dir: &Path) -> Result<Cleared, CacheError> {
     let path = dir.join(FILE_NAME);
     let mut cleared = Cleared {
         path: path.clone(),
+        existed: path.exists(),
         entries: 0,
         bytes: 0,
         file_bytes: 0,
         legacy_files: Vec::new(),
         damaged: false,
     };
-    if path.exists() {
+    if cleared.existed {
         match open_with_retry(&path, Mode::Inspect) {
             Ok(store) => {
                 let (entries, bytes) = store.delete_all()?;
@@ -483,7 +488,10 @@ mod tests {
             .put("page", "k", b"kept", far)
             .unwrap();
         let again = Store::open(dir.path()).unwrap();
-        assert_eq!(again.get("page", "k", now_ms()), Some((b"kept".to_vec(), far)));
+        assert_eq!(
+            again.get("page", "k", now_ms()),
+            Some((b"kept".to_vec(), far))
+        );
         assert_eq!(again.get("search", "k", now_ms()), None);
     }
 
@@ -552,7 +560,11 @@ mod tests {
     fn clear_deletes_a_damaged_file() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join(FILE_NAME);
-        std::fs::write(&path, b"not a database, and long enough to be read as a header").unwrap();
+        std::fs::write(
+            &path,
+            b"not a database, and long enough to be read as a header",
+        )
+        .unwrap();
         let c = clear(dir.path()).unwrap();
         assert!(c.damaged);
         assert!(!path.exists());

@@ -71,7 +71,9 @@ async fn main() {
             async move { axum::response::Html(h) }
         }),
     );
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
     let url = format!("http://{}/large", listener.local_addr().expect("addr"));
     tokio::spawn(async move { axum::serve(listener, app).await });
 
@@ -112,9 +114,24 @@ async fn main() {
     println!(
         "page: {page_bytes} bytes of HTML, {content_length} characters of Markdown; median of {ROUNDS}"
     );
-    println!("first window (download + extract + store):  {:?}", median(first));
-    println!("second window, same process:                {:?}", median(same));
-    println!("third window, another process (disk):       {:?}", median(other));
-    println!("focus call, another process (disk):         {:?}", median(focus));
-    println!("extraction alone (what reading on cost before): {:?}", median(extract));
+    println!(
+        "first window (download + extract + store):  {:?}",
+        median(first)
+    );
+    println!(
+        "second window, same process:                {:?}",
+        median(same)
+    );
+    println!(
+        "third window, another process (disk):       {:?}",
+        median(other)
+    );
+    println!(
+        "focus call, another process (disk):         {:?}",
+        median(focus)
+    );
+    println!(
+        "extraction alone (what reading on cost before): {:?}",
+        median(extract)
+    );
 }

@@ -95,7 +95,12 @@ async fn two_caches_on_one_directory_share_pages() {
     assert!(second.is_persistent());
     let a = builder().cache(first).build().unwrap();
     let b = builder().cache(second).build().unwrap();
-    assert!(!a.fetch(&url, &FetchOptions::default()).await.unwrap().from_cache);
+    assert!(
+        !a.fetch(&url, &FetchOptions::default())
+            .await
+            .unwrap()
+            .from_cache
+    );
     let page = b.fetch(&url, &FetchOptions::default()).await.unwrap();
     assert!(page.from_cache);
     assert!(page.text.contains("cached content"));

@@ -49,11 +49,10 @@ pub fn run(config: &Config, args: &CacheArgs) -> anyhow::Result<ExitCode> {
         CacheCommand::Info { json } => {
             let info = Cache::info_at(dir).map_err(explained)?;
             if json {
-                let value = serde_json::json!({
-                    "enabled": config.cache.enabled,
-                    "dir": dir,
-                    "info": info,
-                });
+                let mut value = serde_json::to_value(&info).context("cannot encode the answer")?;
+                if let Some(fields) = value.as_object_mut() {
+                    fields.insert("enabled".to_owned(), config.cache.enabled.into());
+                }
                 print_json(&value)?;
             } else {
                 write_stdout(&info_text(&info, config.cache.enabled))?;
@@ -123,16 +122,19 @@ fn info_text(info: &CacheInfo, enabled: bool) -> String {
 }
 
 fn cleared_text(c: &Cleared) -> String {
-    let mut out = format!(
-        "Removed {} entries ({}) from {}; the file is now {}.\n",
-        c.entries,
-        bytes(c.bytes),
-        c.path.display(),
-        bytes(c.file_bytes)
-    );
-    if c.damaged {
-        out.push_str("The file was damaged and has been deleted; farsight creates it again.\n");
-    }
+    let path = c.path.display();
+    let mut out = if c.damaged {
+        format!("Deleted {path}: it was damaged; farsight creates it again.\n")
+    } else if c.existed {
+        format!(
+            "Removed {} entries ({}) from {path}; the file is now {}.\n",
+            c.entries,
+            bytes(c.bytes),
+            bytes(c.file_bytes)
+        )
+    } else {
+        format!("Nothing to clear: {path} does not exist.\n")
+    };
     for f in &c.legacy_files {
         out.push_str(&format!(
             "Removed {} (a cache file of an earlier farsight).\n",

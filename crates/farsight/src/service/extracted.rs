@@ -216,12 +216,21 @@ mod tests {
         let cache = Cache::memory_only();
         let key = serde_json::to_string(&Key::of(&options(url))).unwrap();
         cache
-            .put(NAMESPACE, &key, b"{not json".to_vec(), Duration::from_secs(60))
+            .put(
+                NAMESPACE,
+                &key,
+                b"{not json".to_vec(),
+                Duration::from_secs(60),
+            )
             .await;
         let doc = docs(&cache).extract(PAGE.to_owned(), options(url)).await;
         assert!(doc.content.contains("paragraph"));
         assert_eq!(runs::count(url), 1);
         docs(&cache).extract(PAGE.to_owned(), options(url)).await;
-        assert_eq!(runs::count(url), 1, "the fresh document replaced the damaged entry");
+        assert_eq!(
+            runs::count(url),
+            1,
+            "the fresh document replaced the damaged entry"
+        );
     }
 }

@@ -305,11 +305,21 @@ mod tests {
         req.start_index = first.next_start_index.unwrap();
         let second = service.web_fetch(&req, CallOptions::default()).await;
         assert_ne!(second.content, first.content);
-        assert!(second.content.as_deref().unwrap().starts_with("Paragraph"), "{second:?}");
+        assert!(
+            second.content.as_deref().unwrap().starts_with("Paragraph"),
+            "{second:?}"
+        );
         req.start_index = 0;
         req.focus = Some("Paragraph 150".to_owned());
         let focused = service.web_fetch(&req, CallOptions::default()).await;
-        assert!(focused.content.as_deref().unwrap().contains("Paragraph 150 "), "{focused:?}");
+        assert!(
+            focused
+                .content
+                .as_deref()
+                .unwrap()
+                .contains("Paragraph 150 "),
+            "{focused:?}"
+        );
         assert_eq!(crate::service::extracted::runs::count(&url), 1);
 
         // Another format is another document; --no-cache extracts again.

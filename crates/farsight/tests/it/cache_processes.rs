@@ -140,11 +140,15 @@ async fn many_processes_share_one_cache_directory() {
     // Each process downloaded what it did not find; nothing more. (Two
     // processes starting at the same instant may both miss the same page.)
     let after_first = hits(&server);
-    assert!(after_first.iter().all(|&h| (1..=2).contains(&h)), "{after_first:?}");
+    assert!(
+        after_first.iter().all(|&h| (1..=2).contains(&h)),
+        "{after_first:?}"
+    );
 
     // Nothing was lost: every page and every document is in the file.
     let info = answer(&farsight(&cfg, &["cache".into(), "info".into(), "--json".into()]).await);
-    let namespaces: HashMap<String, u64> = info["info"]["namespaces"]
+    assert_eq!(info["enabled"], true, "{info}");
+    let namespaces: HashMap<String, u64> = info["namespaces"]
         .as_array()
         .unwrap()
         .iter()
@@ -190,17 +194,21 @@ async fn many_processes_share_one_cache_directory() {
         "{}",
         windows[3]
     );
-    assert_eq!(hits(&server), after_first, "a cached page was downloaded again");
+    assert_eq!(
+        hits(&server),
+        after_first,
+        "a cached page was downloaded again"
+    );
 
     // And the window came from the cached document, not from the extractor.
-    let verbose = farsight(
-        &cfg,
-        &{
-            let mut a = vec!["-v".to_owned()];
-            a.extend(fetch_args(&url("/three"), &["--start-index", &next(&windows[2])]));
-            a
-        },
-    )
+    let verbose = farsight(&cfg, &{
+        let mut a = vec!["-v".to_owned()];
+        a.extend(fetch_args(
+            &url("/three"),
+            &["--start-index", &next(&windows[2])],
+        ));
+        a
+    })
     .await;
     assert_eq!(verbose.status.code(), Some(0), "{verbose:?}");
     let log = String::from_utf8_lossy(&verbose.stderr);
@@ -249,7 +257,10 @@ async fn a_cache_command_that_fails_exits_1_and_a_bad_one_exits_2() {
     // `clear` deletes the damaged file; then all is well again.
     let o = farsight(&cfg, &["cache".into(), "clear".into()]).await;
     assert_eq!(o.status.code(), Some(0), "{o:?}");
-    assert!(String::from_utf8_lossy(&o.stdout).contains("damaged"), "{o:?}");
+    assert!(
+        String::from_utf8_lossy(&o.stdout).contains("damaged"),
+        "{o:?}"
+    );
     let o = farsight(&cfg, &["cache".into(), "info".into()]).await;
     assert_eq!(o.status.code(), Some(0), "{o:?}");
     let o = farsight(&cfg, &["cache".into(), "shrink".into()]).await;
