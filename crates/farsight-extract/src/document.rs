@@ -119,8 +119,9 @@ pub struct Link {
     pub url: String,
 }
 
-/// The result of extraction.
-#[derive(Debug, Clone, Default, PartialEq)]
+/// The result of extraction. Serializable so that `farsight` can cache it and
+/// serve later windows of a page without extracting it again.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Document {
     /// The page's title, without a " | Site" suffix when the site is known.
     pub title: Option<String>,

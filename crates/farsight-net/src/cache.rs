@@ -1,27 +1,27 @@
-//! A two-level cache of byte values: memory (moka) in front of an embedded
-//! on-disk store (redb). Pages are cached under namespace `"page"`, search
-//! answers under `"search"`.
+//! A two-level cache of byte values: memory (moka) in front of one SQLite file
+//! on disk that every farsight process on the machine shares (see
+//! `cache_store.rs`). Pages are cached under namespace `"page"`, extracted
+//! documents under `"document"`, search answers under `"search"`.
 //!
 //! The cache never fails a caller: an unreadable, corrupt or expired entry is a
-//! miss, and a store that cannot be opened (another farsight process holds the
-//! file lock, a read-only disk) leaves a memory-only cache and a warning.
+//! miss, a failed write is logged (once), and a store that cannot be opened (a
+//! read-only disk, a foreign file) leaves a memory-only cache and a warning.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
 
-use redb::{ReadableDatabase, TableDefinition};
+use crate::cache_error::CacheError;
+use crate::cache_store::{self, CacheInfo, Cleared, Store, now_ms};
 
 /// Memory budget of the in-memory level. Pages are capped at a few MiB each,
 /// so this holds dozens of pages and thousands of search answers.
 const MEMORY_BYTES: u64 = 64 * 1024 * 1024;
 /// The disk level skips values this large rather than bloating the file.
 const MAX_DISK_VALUE: usize = 32 * 1024 * 1024;
-const FILE_NAME: &str = "cache.redb";
-const TABLE: TableDefinition<'static, &str, &[u8]> = TableDefinition::new("entries");
-/// Stored values start with this byte, then the expiry (unix ms, big endian).
-const FORMAT_V1: u8 = 1;
+/// Every this many writes also drops expired entries, so that a long-running
+/// server's file stops growing.
 const PURGE_EVERY: u64 = 128;
 
 /// A shared cache handle; cloning it is cheap and clones share the entries.
@@ -32,10 +32,12 @@ pub struct Cache {
 
 struct Inner {
     memory: moka::future::Cache<String, Entry>,
-    disk: Option<Arc<redb::Database>>,
-    /// Counts disk writes, so that every `PURGE_EVERY`th one also drops
-    /// expired entries and a long-running server's file stops growing.
+    disk: Option<Arc<Store>>,
+    /// Counts disk writes, for `PURGE_EVERY`.
     writes: AtomicU64,
+    /// A failed disk write is logged as a warning once, then at debug level:
+    /// a full disk would otherwise repeat it on every page.
+    warned: AtomicBool,
 }
 
 #[derive(Clone)]
@@ -69,19 +71,34 @@ impl std::fmt::Debug for Cache {
 }
 
 impl Cache {
-    /// A cache in memory and in `dir/cache.redb` (the directory is created).
-    /// If the disk store cannot be opened (for example another farsight process
-    /// holds it), logs a warning and runs memory-only. Blocks briefly while it
-    /// opens the file and drops expired entries: call it at start-up.
+    /// A cache in memory and in the shared file under `dir` (the directory is
+    /// created). Other farsight processes may use the same directory at the
+    /// same time. If the file cannot be opened (a read-only disk, a foreign
+    /// file under its name), logs one warning and runs memory-only. Blocks
+    /// briefly while it opens the file and drops expired entries: call it at
+    /// start-up.
     pub fn open(dir: &Path) -> Cache {
-        let disk = match open_disk(dir) {
-            Ok(db) => Some(Arc::new(db)),
+        match Self::try_open(dir) {
+            Ok(cache) => cache,
             Err(e) => {
-                tracing::warn!(dir = %dir.display(), "page cache on disk unavailable, using memory only: {e}");
-                None
+                tracing::warn!(
+                    "page cache on disk unavailable, using memory only: {e}. {}",
+                    e.suggestion()
+                );
+                Self::memory_only()
             }
-        };
-        Self::with_disk(disk)
+        }
+    }
+
+    /// Like [`Cache::open`], but returns the reason instead of falling back to
+    /// memory.
+    ///
+    /// # Errors
+    ///
+    /// When the directory or the file cannot be created or opened, or the file
+    /// is a database farsight did not create.
+    pub fn try_open(dir: &Path) -> Result<Cache, CacheError> {
+        Ok(Self::with_disk(Some(Arc::new(Store::open(dir)?))))
     }
 
     /// A cache in memory only (lost when the process ends).
@@ -92,6 +109,35 @@ impl Cache {
     /// No cache: every `get` misses, every `put` is dropped.
     pub fn disabled() -> Cache {
         Cache { inner: None }
+    }
+
+    /// The file the on-disk level keeps in `dir`.
+    #[must_use]
+    pub fn file_in(dir: &Path) -> PathBuf {
+        dir.join(cache_store::FILE_NAME)
+    }
+
+    /// What the on-disk cache in `dir` holds: entries, bytes, per namespace.
+    /// Creates nothing: a directory never used reports `exists: false`.
+    /// Blocks (call it from a CLI or a blocking task).
+    ///
+    /// # Errors
+    ///
+    /// When the file exists but cannot be opened or read.
+    pub fn info_at(dir: &Path) -> Result<CacheInfo, CacheError> {
+        cache_store::info(dir)
+    }
+
+    /// Removes every entry of the on-disk cache in `dir`, and the files of
+    /// earlier farsight versions. Processes using the directory see the store
+    /// empty at once (their memory level keeps what it holds until they end).
+    /// Blocks (call it from a CLI or a blocking task).
+    ///
+    /// # Errors
+    ///
+    /// When the file exists but cannot be opened or written.
+    pub fn clear_at(dir: &Path) -> Result<Cleared, CacheError> {
+        cache_store::clear(dir)
     }
 
     /// Whether this cache keeps anything at all.
@@ -106,7 +152,13 @@ impl Cache {
         self.inner.as_ref().is_some_and(|i| i.disk.is_some())
     }
 
-    fn with_disk(disk: Option<Arc<redb::Database>>) -> Cache {
+    /// The on-disk file, when there is one.
+    #[must_use]
+    pub fn file(&self) -> Option<&Path> {
+        Some(self.inner.as_ref()?.disk.as_ref()?.path())
+    }
+
+    fn with_disk(disk: Option<Arc<Store>>) -> Cache {
         let memory = moka::future::Cache::builder()
             .max_capacity(MEMORY_BYTES)
             .weigher(|k: &String, v: &Entry| {
@@ -119,11 +171,13 @@ impl Cache {
                 memory,
                 disk,
                 writes: AtomicU64::new(0),
+                warned: AtomicBool::new(false),
             })),
         }
     }
 
     /// The value stored under `namespace`/`key`, if present and not expired.
+    /// Looks in memory, then on disk (where another process may have put it).
     pub async fn get(&self, namespace: &str, key: &str) -> Option<Vec<u8>> {
         let inner = self.inner.as_ref()?;
         let k = compose(namespace, key);
@@ -132,13 +186,15 @@ impl Cache {
         {
             return Some(e.value.as_ref().clone());
         }
-        let db = Arc::clone(inner.disk.as_ref()?);
-        let k2 = k.clone();
-        // A panic or an error inside redb is a miss, like a corrupt entry.
-        let (value, remaining) = tokio::task::spawn_blocking(move || read_disk(&db, &k2))
-            .await
-            .ok()
-            .flatten()?;
+        let store = Arc::clone(inner.disk.as_ref()?);
+        let (ns, key) = (namespace.to_owned(), key.to_owned());
+        // SQLite blocks; a panic in the task is a miss, like a corrupt entry.
+        let (value, expires_ms) =
+            tokio::task::spawn_blocking(move || store.get(&ns, &key, now_ms()))
+                .await
+                .ok()
+                .flatten()?;
+        let remaining = Duration::from_millis(expires_ms.saturating_sub(now_ms()));
         let entry = Entry {
             value: Arc::new(value),
             expires_at: Instant::now() + remaining,
@@ -148,8 +204,9 @@ impl Cache {
         Some(out)
     }
 
-    /// Stores `value` under `namespace`/`key` for `ttl`, in memory and on disk.
-    /// Failures to write to disk are logged, not returned.
+    /// Stores `value` under `namespace`/`key` for `ttl`, in memory and on
+    /// disk. Returns once the value is on disk, so a process that ends right
+    /// after loses nothing. Failures to write to disk are logged, not returned.
     pub async fn put(&self, namespace: &str, key: &str, value: Vec<u8>, ttl: Duration) {
         let Some(inner) = self.inner.as_ref() else {
             return;
@@ -157,38 +214,46 @@ impl Cache {
         if ttl.is_zero() {
             return;
         }
-        let k = compose(namespace, key);
         let value = Arc::new(value);
         inner
             .memory
             .insert(
-                k.clone(),
+                compose(namespace, key),
                 Entry {
                     value: Arc::clone(&value),
                     expires_at: Instant::now() + ttl,
                 },
             )
             .await;
-        let Some(db) = inner.disk.as_ref().map(Arc::clone) else {
+        let Some(store) = inner.disk.as_ref().map(Arc::clone) else {
             return;
         };
         if value.len() > MAX_DISK_VALUE {
             return;
         }
-        let expires_ms = unix_ms(SystemTime::now() + ttl);
+        let ttl_ms = u64::try_from(ttl.as_millis()).unwrap_or(u64::MAX);
         let purge = inner.writes.fetch_add(1, Ordering::Relaxed) % PURGE_EVERY == PURGE_EVERY - 1;
+        let (ns, key) = (namespace.to_owned(), key.to_owned());
         let written = tokio::task::spawn_blocking(move || {
-            write_disk(&db, &k, &value, expires_ms)?;
+            let now = now_ms();
+            store.put(&ns, &key, &value, now.saturating_add(ttl_ms))?;
             if purge {
-                purge_expired(&db)?;
+                store.purge_expired(now)?;
             }
-            Ok::<_, BoxError>(())
+            Ok::<_, CacheError>(())
         })
         .await;
-        match written {
-            Ok(Ok(())) => {}
-            Ok(Err(e)) => tracing::warn!("cache write failed: {e}"),
-            Err(e) => tracing::warn!("cache write task failed: {e}"),
+        let failure = match written {
+            Ok(Ok(())) => return,
+            Ok(Err(e)) => format!("{e}. {}", e.suggestion()),
+            Err(e) => e.to_string(),
+        };
+        if inner.warned.swap(true, Ordering::Relaxed) {
+            tracing::debug!("cache write failed: {failure}");
+        } else {
+            tracing::warn!(
+                "cache write failed (further failures are logged at debug level): {failure}"
+            );
         }
     }
 }
@@ -197,76 +262,6 @@ fn compose(namespace: &str, key: &str) -> String {
     // NUL cannot appear in a namespace name, so keys of different namespaces
     // never collide.
     format!("{namespace}\u{0}{key}")
-}
-
-fn unix_ms(t: SystemTime) -> u64 {
-    t.duration_since(UNIX_EPOCH)
-        .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
-}
-
-type BoxError = Box<dyn std::error::Error + Send + Sync>;
-
-fn open_disk(dir: &Path) -> Result<redb::Database, BoxError> {
-    std::fs::create_dir_all(dir)?;
-    let path = dir.join(FILE_NAME);
-    // redb reports damage as errors, but a cache must not take the process
-    // down even if a damaged file trips an assertion.
-    let db = std::panic::catch_unwind(|| redb::Database::create(&path))
-        .map_err(|_| "the cache file is damaged")??;
-    if let Err(e) = purge_expired(&db) {
-        tracing::debug!("cache purge failed: {e}");
-    }
-    Ok(db)
-}
-
-fn purge_expired(db: &redb::Database) -> Result<(), BoxError> {
-    let now = unix_ms(SystemTime::now());
-    let txn = db.begin_write()?;
-    {
-        let mut table = txn.open_table(TABLE)?;
-        table.retain(|_, v| decode_disk(v, now).is_some())?;
-    }
-    txn.commit()?;
-    Ok(())
-}
-
-/// The payload and the time it has left, or `None` if expired or malformed.
-fn decode_disk(stored: &[u8], now_ms: u64) -> Option<(&[u8], Duration)> {
-    let (&format, rest) = stored.split_first()?;
-    if format != FORMAT_V1 || rest.len() < 8 {
-        return None;
-    }
-    let (expiry, payload) = rest.split_at(8);
-    let expires_ms = u64::from_be_bytes(expiry.try_into().ok()?);
-    (expires_ms > now_ms).then(|| (payload, Duration::from_millis(expires_ms - now_ms)))
-}
-
-fn read_disk(db: &redb::Database, key: &str) -> Option<(Vec<u8>, Duration)> {
-    let txn = db.begin_read().ok()?;
-    // A missing table (nothing written yet) is a miss.
-    let table = txn.open_table(TABLE).ok()?;
-    let stored = table.get(key).ok()??;
-    let (payload, remaining) = decode_disk(stored.value(), unix_ms(SystemTime::now()))?;
-    Some((payload.to_vec(), remaining))
-}
-
-fn write_disk(
-    db: &redb::Database,
-    key: &str,
-    value: &[u8],
-    expires_ms: u64,
-) -> Result<(), BoxError> {
-    let mut stored = Vec::with_capacity(9 + value.len());
-    stored.push(FORMAT_V1);
-    stored.extend_from_slice(&expires_ms.to_be_bytes());
-    stored.extend_from_slice(value);
-    let txn = db.begin_write()?;
-    {
-        let mut table = txn.open_table(TABLE)?;
-        table.insert(key, stored.as_slice())?;
-    }
-    txn.commit()?;
-    Ok(())
 }
 
 #[cfg(test)]
@@ -304,8 +299,7 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn disk_entries_expire_and_are_purged() {
-        use redb::ReadableTableMetadata;
+    async fn disk_entries_expire_for_every_process() {
         let dir = tempfile::tempdir().unwrap();
         let c = Cache::open(dir.path());
         c.put("page", "old", b"v".to_vec(), Duration::from_millis(30))
@@ -313,22 +307,35 @@ mod tests {
         c.put("page", "new", b"v".to_vec(), Duration::from_secs(600))
             .await;
         tokio::time::sleep(Duration::from_millis(80)).await;
-        let db = c.inner.as_ref().unwrap().disk.as_ref().unwrap();
-        assert!(read_disk(db, &compose("page", "old")).is_none());
-        purge_expired(db).unwrap();
-        let txn = db.begin_read().unwrap();
-        assert_eq!(txn.open_table(TABLE).unwrap().len().unwrap(), 1);
+        // A second handle has nothing in memory: it reads the file.
+        let other = Cache::open(dir.path());
+        assert_eq!(other.get("page", "old").await, None);
+        assert!(other.get("page", "new").await.is_some());
     }
 
-    #[test]
-    fn malformed_disk_values_are_misses() {
-        assert!(decode_disk(&[], 0).is_none());
-        assert!(decode_disk(&[1, 0, 0], 0).is_none());
-        assert!(decode_disk(&[9, 0, 0, 0, 0, 0, 0, 0, 9, b'x'], 0).is_none());
-        let mut ok = vec![1];
-        ok.extend_from_slice(&100u64.to_be_bytes());
-        ok.push(b'x');
-        assert_eq!(decode_disk(&ok, 50).map(|(p, _)| p), Some(&b"x"[..]));
-        assert!(decode_disk(&ok, 100).is_none());
+    #[tokio::test]
+    async fn two_handles_on_one_directory_share_the_disk() {
+        let dir = tempfile::tempdir().unwrap();
+        let a = Cache::open(dir.path());
+        let b = Cache::open(dir.path());
+        assert!(a.is_persistent() && b.is_persistent());
+        a.put("page", "k", b"from a".to_vec(), Duration::from_secs(60))
+            .await;
+        assert_eq!(b.get("page", "k").await.as_deref(), Some(&b"from a"[..]));
+        assert_eq!(a.file(), Some(Cache::file_in(dir.path()).as_path()));
+    }
+
+    #[tokio::test]
+    async fn a_store_that_cannot_open_leaves_memory() {
+        let dir = tempfile::tempdir().unwrap();
+        // A file where the directory should be.
+        let blocked = dir.path().join("not-a-dir");
+        std::fs::write(&blocked, b"x").unwrap();
+        assert!(Cache::try_open(&blocked).is_err());
+        let c = Cache::open(&blocked);
+        assert!(c.is_enabled() && !c.is_persistent());
+        c.put("page", "k", b"v".to_vec(), Duration::from_secs(60))
+            .await;
+        assert!(c.get("page", "k").await.is_some());
     }
 }

@@ -16,9 +16,11 @@
 //! - [`Error`] says what went wrong as an [`ErrorKind`] with a message and a
 //!   suggestion an agent can act on; HTTP statuses, `Retry-After` and
 //!   retryability are on it too.
-//! - [`Cache`] keeps byte values in memory and in an embedded on-disk store;
-//!   the fetcher stores pages under the namespace `"page"` keyed by
-//!   [`normalize_url`], and other crates can use other namespaces.
+//! - [`Cache`] keeps byte values in memory and in one SQLite file (WAL mode)
+//!   that many farsight processes share at once; the fetcher stores pages
+//!   under the namespace `"page"` keyed by [`normalize_url`], and other crates
+//!   can use other namespaces. [`Cache::info_at`] and [`Cache::clear_at`]
+//!   report and empty the file.
 //! - [`api_client`] builds the plain client for search provider APIs.
 //! - [`normalize_domain`] and [`domain_matches`] say what a configured domain
 //!   entry means and whether a host is in it (the blocklist here, the search
@@ -56,6 +58,8 @@
 
 mod api_client;
 mod cache;
+mod cache_error;
+mod cache_store;
 mod charset;
 mod content_type;
 mod domain;
@@ -71,6 +75,8 @@ mod tls;
 
 pub use api_client::api_client;
 pub use cache::Cache;
+pub use cache_error::{CacheError, CacheErrorKind};
+pub use cache_store::{CacheInfo, Cleared, NamespaceInfo};
 pub use domain::{domain_matches, normalize_domain};
 pub use error::{Error, ErrorKind};
 pub use fetcher::{DEFAULT_USER_AGENT, Fetcher, FetcherBuilder};

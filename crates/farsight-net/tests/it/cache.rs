@@ -73,7 +73,7 @@ async fn pages_survive_a_restart_on_disk() {
         let f = builder().cache(cache).build().unwrap();
         f.fetch(&url, &FetchOptions::default()).await.unwrap();
     }
-    // A new process would open the same directory; the file lock is free now.
+    // A new process opens the same directory.
     let cache = Cache::open(dir.path());
     assert!(cache.is_persistent());
     let f = builder().cache(cache).build().unwrap();
@@ -83,33 +83,41 @@ async fn pages_survive_a_restart_on_disk() {
     assert_eq!(hits.get(), 1);
 }
 
+/// Two handles on one directory stand for two farsight processes: both keep
+/// the disk, and a page one downloaded is not downloaded by the other.
 #[tokio::test]
-async fn a_locked_store_falls_back_to_memory() {
+async fn two_caches_on_one_directory_share_pages() {
     let dir = tempfile::tempdir().unwrap();
+    let (url, hits) = counted_site().await;
     let first = Cache::open(dir.path());
-    assert!(first.is_persistent());
     let second = Cache::open(dir.path());
-    assert!(!second.is_persistent());
-    assert!(second.is_enabled());
-    second
-        .put("search", "q", b"answer".to_vec(), Duration::from_secs(60))
-        .await;
-    assert_eq!(
-        second.get("search", "q").await.as_deref(),
-        Some(&b"answer"[..])
+    assert!(first.is_persistent());
+    assert!(second.is_persistent());
+    let a = builder().cache(first).build().unwrap();
+    let b = builder().cache(second).build().unwrap();
+    assert!(
+        !a.fetch(&url, &FetchOptions::default())
+            .await
+            .unwrap()
+            .from_cache
     );
+    let page = b.fetch(&url, &FetchOptions::default()).await.unwrap();
+    assert!(page.from_cache);
+    assert!(page.text.contains("cached content"));
+    assert_eq!(hits.get(), 1);
 }
 
 #[tokio::test]
 async fn a_corrupt_store_file_is_not_an_error() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(
-        dir.path().join("cache.redb"),
-        b"this is not a redb file at all, not even close",
+        Cache::file_in(dir.path()),
+        b"this is not an SQLite file at all, not even close, and it goes on",
     )
     .unwrap();
     let cache = Cache::open(dir.path());
-    assert!(cache.is_enabled());
+    // The damaged file is replaced, not given up on.
+    assert!(cache.is_persistent());
     let (url, _) = counted_site().await;
     let f = builder().cache(cache).build().unwrap();
     assert!(f.fetch(&url, &FetchOptions::default()).await.is_ok());

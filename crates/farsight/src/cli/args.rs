@@ -75,6 +75,8 @@ pub enum Command {
     /// QUERY may also be a `→ search "query" depth:deep max:3 ...` directive
     /// line; it is then answered in the directive's return format.
     Search(SearchArgs),
+    /// Show or clear the disk cache that every farsight process shares.
+    Cache(super::cache::CacheArgs),
 }
 
 /// Search output formats.

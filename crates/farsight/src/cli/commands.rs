@@ -64,6 +64,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Command::Extract(args) => runtime()?.block_on(extract(args)),
         Command::Mcp(args) => runtime()?.block_on(serve(config, args)),
+        Command::Cache(args) => super::cache::run(&config, &args),
         Command::Search(args) => {
             if !config.search.enabled {
                 return Err(UsageError(

@@ -1,6 +1,7 @@
 //! The command line: its definition (clap) and what each subcommand does.
 
 mod args;
+mod cache;
 mod commands;
 mod providers;
 mod search;
@@ -9,6 +10,7 @@ pub use args::{
     Cli, Command, CompletionsArgs, DateRangeArg, DepthArg, ExtractArgs, FetchArgs, FormatArg,
     McpArgs, OnOffArg, ProvidersArgs, SearchArgs, SearchOutputArg, TopicArg,
 };
+pub use cache::{CacheArgs, CacheCommand};
 pub use commands::run;
 
 /// An error in how farsight was called or configured (exit code 2), as

@@ -5,6 +5,7 @@ use farsight_net::{FetchOptions, Page, PageKind};
 use farsight_search::ErrorKind;
 
 use super::extract::extract_document;
+use super::extracted::DocumentCache;
 use super::model::{FetchLink, FetchMetadata, FetchRequest, FetchResponse, FetchStatus};
 use super::window::window;
 use super::{CallOptions, Service};
@@ -39,18 +40,30 @@ impl Service {
         match fetcher.fetch(&request.url, &fetch_options).await {
             Ok(page) => {
                 tracing::debug!(url = %page.url, from_cache = page.from_cache, bytes = page.text.len(), "fetched");
-                page_response(page, request).await
+                let documents = DocumentCache {
+                    cache: &self.inner.cache,
+                    ttl: self.inner.config.cache.page_ttl,
+                    bypass: options.bypass_cache,
+                };
+                page_response(page, request, &documents).await
             }
             Err(e) => net_error_response(&request.url, &e),
         }
     }
 }
 
-/// The answer for a page that arrived.
-async fn page_response(page: Page, request: &FetchRequest) -> FetchResponse {
+/// The answer for a page that arrived. Its extracted document comes from the
+/// cache when an earlier call (another window, a focus, another process)
+/// extracted the same page the same way.
+async fn page_response(
+    page: Page,
+    request: &FetchRequest,
+    documents: &DocumentCache<'_>,
+) -> FetchResponse {
     match page.kind {
         PageKind::Html => {
-            let doc = extract_document(page.text, extract_options(request, Some(&page.url))).await;
+            let options = extract_options(request, Some(&page.url));
+            let doc = documents.extract(page.text, options).await;
             document_response(page.url, doc, request, page.truncated)
         }
         PageKind::Text => text_response(page.url, &page.text, request, page.truncated),
@@ -279,6 +292,75 @@ mod tests {
             content: content.to_owned(),
             ..Document::default()
         }
+    }
+
+    /// A local page of `n` paragraphs, and a service whose cache is in `dir`.
+    async fn served_article(n: usize, dir: &std::path::Path) -> (String, Service) {
+        let body: String = (0..n)
+            .map(|i| format!("<p>Paragraph {i} is about tides and harbours and ships.</p>"))
+            .collect();
+        let html = format!(
+            "<html><head><title>Tides</title></head><body><article><h1>Tides</h1>{body}\
+             </article></body></html>"
+        );
+        let app = axum::Router::new().route(
+            "/page",
+            axum::routing::get(move || {
+                let html = html.clone();
+                async move { axum::response::Html(html) }
+            }),
+        );
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        tokio::spawn(async move { axum::serve(listener, app).await });
+        let toml = format!(
+            "[fetch]\nallow_hosts = [\"127.0.0.1\"]\n[cache]\ndir = {:?}\n",
+            dir.display().to_string()
+        );
+        let raw = crate::config::RawConfig::from_toml(&toml).unwrap();
+        let service = Service::new(crate::Config::resolve(raw).unwrap()).unwrap();
+        (format!("http://{addr}/page"), service)
+    }
+
+    /// Reading on with `startIndex` and asking with a focus use the cached
+    /// document: the extractor runs once for the page (issue 10).
+    #[tokio::test]
+    async fn later_windows_and_focus_do_not_extract_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let (url, service) = served_article(200, dir.path()).await;
+        let mut req = FetchRequest::new(&url);
+        req.max_length = 1000;
+        let first = service.web_fetch(&req, CallOptions::default()).await;
+        assert_eq!(first.status, FetchStatus::Success, "{first:?}");
+        req.start_index = first.next_start_index.unwrap();
+        let second = service.web_fetch(&req, CallOptions::default()).await;
+        assert_ne!(second.content, first.content);
+        assert!(
+            second.content.as_deref().unwrap().starts_with("Paragraph"),
+            "{second:?}"
+        );
+        req.start_index = 0;
+        req.focus = Some("Paragraph 150".to_owned());
+        let focused = service.web_fetch(&req, CallOptions::default()).await;
+        assert!(
+            focused
+                .content
+                .as_deref()
+                .unwrap()
+                .contains("Paragraph 150 "),
+            "{focused:?}"
+        );
+        assert_eq!(crate::service::extracted::runs::count(&url), 1);
+
+        // Another format is another document; --no-cache extracts again.
+        req.focus = None;
+        req.format = crate::FetchFormat::Text;
+        service.web_fetch(&req, CallOptions::default()).await;
+        assert_eq!(crate::service::extracted::runs::count(&url), 2);
+        service
+            .web_fetch(&req, CallOptions::default().bypass_cache(true))
+            .await;
+        assert_eq!(crate::service::extracted::runs::count(&url), 3);
     }
 
     #[test]

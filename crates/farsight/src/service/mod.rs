@@ -3,6 +3,7 @@
 
 mod deep;
 mod extract;
+mod extracted;
 mod fetch;
 mod focus;
 mod model;
