@@ -74,9 +74,12 @@ function cases(base) {
     ['robotsDisallowed', 'web_fetch', { url: `${base}/private/page` }, error('robotsDisallowed')],
     ['unsupportedContent', 'web_fetch', { url: `${base}/image.png` }, error('unsupportedContent')],
     ['tooLarge', 'web_fetch', { url: `${base}/huge` }, error('tooLarge')],
+    ['invalidArgument (a number that is not one)', 'web_fetch', { url: `${base}/page`, maxLength: 'lots' }, error('invalidArgument')],
+    ['invalidArgument (a selector that is not CSS)', 'web_fetch', { url: `${base}/page`, selector: 'p[' }, error('invalidArgument')],
     ['a search', 'web_search', { query: 'client check', maxResults: 2 }, { isError: false }],
     ['a search with string arguments', 'web_search', { query: 'client check', maxResults: '2', safeSearch: 'true' }, { isError: false }],
     ['invalidQuery', 'web_search', { query: 'x' }, error('invalidQuery')],
+    ['invalidArgument (an unknown dateRange)', 'web_search', { query: 'client check', dateRange: 'fortnight' }, error('invalidArgument')],
     ['authenticationFailed (Brave answers 401)', 'web_search', { query: 'wrong key check' }, error('authenticationFailed')],
     ['notConfigured (a provider without a key)', 'web_search', { query: 'client check', provider: 'tavily' }, error('notConfigured')],
   ];
