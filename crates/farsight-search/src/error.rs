@@ -10,9 +10,6 @@ use crate::normalize::cut_at_word;
 /// and a short reason fit; an error page's body does not need to.
 pub(crate) const ATTEMPT_LINE_CHARS: usize = 140;
 
-/// The former name of [`ErrorKind`], kept while code moves to the one name.
-pub type SearchErrorKind = ErrorKind;
-
 /// A failed search: a kind, a message for people and models, and what to do next.
 ///
 /// Messages never contain API keys: providers redact URLs before attaching them.
@@ -152,16 +149,13 @@ impl SearchError {
     /// provider named); none at all is `notConfigured`.
     pub fn from_attempts(attempts: Vec<(Attempt, SearchError)>) -> Self {
         let Some((_, first)) = attempts.first() else {
-            return Self::new(
-                SearchErrorKind::NotConfigured,
-                "no search provider is configured",
-            );
+            return Self::new(ErrorKind::NotConfigured, "no search provider is configured");
         };
         if attempts.len() == 1 {
             let first = first.clone();
             return first.with_attempts(attempts.into_iter().map(|(a, _)| a).collect());
         }
-        let kinds: Vec<SearchErrorKind> = attempts.iter().map(|(a, _)| a.error_kind).collect();
+        let kinds: Vec<ErrorKind> = attempts.iter().map(|(a, _)| a.error_kind).collect();
         // Same failure everywhere: that is the answer. Otherwise, if any provider may
         // answer later, say so (retryable); else the primary provider's failure.
         let kind = if kinds.iter().all(|k| *k == kinds[0]) {
@@ -217,7 +211,7 @@ impl SearchError {
     }
 
     /// The kind of failure.
-    pub fn kind(&self) -> SearchErrorKind {
+    pub fn kind(&self) -> ErrorKind {
         self.inner.kind
     }
 
@@ -284,7 +278,7 @@ mod tests {
     #[test]
     fn no_attempt_at_all_is_not_configured() {
         let e = SearchError::from_attempts(Vec::new());
-        assert_eq!(e.kind(), SearchErrorKind::NotConfigured);
+        assert_eq!(e.kind(), ErrorKind::NotConfigured);
         assert!(e.attempts().is_empty());
     }
 
@@ -297,11 +291,11 @@ mod tests {
             (Attempt::new(name, &e), e)
         };
         let e = SearchError::from_attempts(vec![
-            failed("a", SearchErrorKind::AuthenticationFailed, None),
-            failed("b", SearchErrorKind::RateLimited, Some(3000)),
-            failed("c", SearchErrorKind::RateLimited, Some(1000)),
+            failed("a", ErrorKind::AuthenticationFailed, None),
+            failed("b", ErrorKind::RateLimited, Some(3000)),
+            failed("c", ErrorKind::RateLimited, Some(1000)),
         ]);
-        assert_eq!(e.kind(), SearchErrorKind::RateLimited);
+        assert_eq!(e.kind(), ErrorKind::RateLimited);
         assert_eq!(e.retry_after_ms(), Some(1000));
         assert_eq!(e.provider(), None);
         assert_eq!(
@@ -319,7 +313,7 @@ mod tests {
     fn issue_10_one_short_line_per_provider_and_advice_once() {
         let offline = |name: &str, host: &str| {
             let e = SearchError::new(
-                SearchErrorKind::ServiceUnavailable,
+                ErrorKind::ServiceUnavailable,
                 format!("could not resolve {host} (no DNS answer)"),
             )
             .with_provider(name)
@@ -341,7 +335,7 @@ mod tests {
         // A long error body is cut; the advice of a provider whose failure
         // is not the answer's kind is left out.
         let long = SearchError::new(
-            SearchErrorKind::Unknown,
+            ErrorKind::Unknown,
             format!("x answered HTTP 418: {}", "teapot ".repeat(60)),
         )
         .with_suggestion("Check the base_url of x.");
@@ -350,7 +344,7 @@ mod tests {
             (Attempt::new("x", &long), long),
             (Attempt::new("b", &offline_b), offline_b),
         ]);
-        assert_eq!(e.kind(), SearchErrorKind::ServiceUnavailable);
+        assert_eq!(e.kind(), ErrorKind::ServiceUnavailable);
         for line in e.message().lines().skip(1) {
             assert!(line.chars().count() <= ATTEMPT_LINE_CHARS + 8, "{line}");
         }

@@ -8,7 +8,7 @@
 //! text, snippets of at most ~200 characters, registrable domains, `YYYY-MM-DD`
 //! dates, duplicates removed, domain filters applied again) and caches the
 //! answer in a [`SearchCache`]. Failures are [`SearchError`]s with a
-//! [`SearchErrorKind`] an agent can act on.
+//! [`ErrorKind`] an agent can act on.
 //!
 //! Adapters are built by name with [`build_provider`]; [`provider_names`] lists
 //! them in the default fallback order and [`provider_env_vars`] says what each
@@ -21,10 +21,10 @@
 //! ```
 //! use std::sync::Arc;
 //! use farsight_search::testing::{MockProvider, raw_result};
-//! use farsight_search::{SearchErrorKind, SearchRequest, SearchService};
+//! use farsight_search::{ErrorKind, SearchRequest, SearchService};
 //!
 //! # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
-//! let primary = Arc::new(MockProvider::new("primary").fail_with("rust async", SearchErrorKind::QuotaExceeded));
+//! let primary = Arc::new(MockProvider::new("primary").fail_with("rust async", ErrorKind::QuotaExceeded));
 //! let fallback = Arc::new(MockProvider::new("fallback").respond(
 //!     "rust async",
 //!     vec![raw_result("<b>Tokio</b>", "https://tokio.rs/?utm_source=x", "An async runtime")],
@@ -32,7 +32,7 @@
 //! let service = SearchService::builder().provider(primary).provider(fallback).build()?;
 //! let answer = service.search(SearchRequest::new("rust async")).await?;
 //! assert_eq!(answer.search_engine, "fallback");
-//! assert_eq!(answer.attempts[0].error_kind, SearchErrorKind::QuotaExceeded);
+//! assert_eq!(answer.attempts[0].error_kind, ErrorKind::QuotaExceeded);
 //! assert_eq!(answer.results[0].title, "Tokio");
 //! assert_eq!(answer.results[0].domain, "tokio.rs");
 //! # Ok::<(), farsight_search::SearchError>(())
@@ -57,7 +57,7 @@ mod service;
 pub mod testing;
 
 pub use cache::SearchCache;
-pub use error::{SearchError, SearchErrorKind};
+pub use error::SearchError;
 pub use kind::ErrorKind;
 pub use model::{
     DateRange, ProviderAnswer, ProviderQuery, ProviderSettings, RawResult, SearchDepth, Topic,

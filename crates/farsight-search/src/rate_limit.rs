@@ -9,7 +9,7 @@ use governor::middleware::NoOpMiddleware;
 use governor::state::{InMemoryState, NotKeyed};
 use governor::{Quota, RateLimiter};
 
-use crate::{SearchError, SearchErrorKind};
+use crate::{ErrorKind, SearchError};
 
 /// A provider's budget: a sustained rate and a burst above it.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -107,7 +107,7 @@ impl ProviderLimiter {
             let now = tokio::time::Instant::now();
             if now + wait > deadline {
                 return Err(SearchError::new(
-                    SearchErrorKind::RateLimited,
+                    ErrorKind::RateLimited,
                     format!(
                         "{provider}'s request budget is used up; waited {} ms for a slot",
                         self.max_wait.as_millis()

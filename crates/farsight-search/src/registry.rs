@@ -7,7 +7,7 @@
 use std::sync::Arc;
 
 use crate::provider::{self, Provider};
-use crate::{ProviderSettings, SearchError, SearchErrorKind};
+use crate::{ErrorKind, ProviderSettings, SearchError};
 
 /// Every provider farsight knows, in the default fallback order: the keyed
 /// providers first (the better results when a key is there), then the keyless
@@ -69,19 +69,19 @@ pub fn build_provider(
         "kagi" => Ok(Arc::new(provider::kagi::KagiProvider::new(settings, client)?)),
         "wikipedia" => Ok(Arc::new(provider::wikipedia::WikipediaProvider::new(settings, client)?)),
         "bing" => Err(SearchError::new(
-            SearchErrorKind::NotConfigured,
+            ErrorKind::NotConfigured,
             "Bing's Web Search API was retired by Microsoft in August 2025; farsight has no bing provider",
         )
         .with_provider("bing")
         .with_suggestion(known_list())),
         other if provider_names().contains(&other) => Err(SearchError::new(
-            SearchErrorKind::NotConfigured,
+            ErrorKind::NotConfigured,
             format!("the {other} provider is not available in this build"),
         )
         .with_provider(other.to_owned())
         .with_suggestion(known_list())),
         other => Err(SearchError::new(
-            SearchErrorKind::NotConfigured,
+            ErrorKind::NotConfigured,
             format!("unknown search provider {other:?}"),
         )
         .with_suggestion(known_list())),
@@ -111,7 +111,7 @@ pub(crate) fn not_configured(provider: &'static str, what: &str) -> SearchError 
         "{provider} is not configured: {what} is missing (set {})",
         vars.join(" and ")
     );
-    SearchError::new(SearchErrorKind::NotConfigured, message)
+    SearchError::new(ErrorKind::NotConfigured, message)
         .with_provider(provider)
         .with_suggestion(format!(
             "Set {} in the environment, or in [providers.{provider}] of the configuration file, or use another provider.",

@@ -19,7 +19,7 @@ use crate::registry;
 use crate::request::{DEFAULT_MAX_RESULTS, MAX_QUERY_CHARS, MAX_RESULTS, MIN_QUERY_CHARS};
 use crate::response::NO_RESULTS_SUGGESTION;
 use crate::{
-    Attempt, Provider, ProviderAnswer, ProviderQuery, RetryPolicy, SearchError, SearchErrorKind,
+    Attempt, ErrorKind, Provider, ProviderAnswer, ProviderQuery, RetryPolicy, SearchError,
     SearchRequest, SearchResponse, SearchResult,
 };
 
@@ -139,7 +139,7 @@ impl SearchServiceBuilder {
         if !(limit.requests_per_second.is_finite() && limit.requests_per_second > 0.0) {
             self.error.get_or_insert(
                 SearchError::new(
-                    SearchErrorKind::NotConfigured,
+                    ErrorKind::NotConfigured,
                     format!(
                         "requests_per_second for {name} must be above zero, not {}",
                         limit.requests_per_second
@@ -191,7 +191,7 @@ impl SearchServiceBuilder {
     pub fn timeout(mut self, timeout: Duration) -> Self {
         if timeout.is_zero() {
             self.error.get_or_insert(SearchError::new(
-                SearchErrorKind::NotConfigured,
+                ErrorKind::NotConfigured,
                 "the search timeout must be above zero",
             ));
         }
@@ -398,7 +398,7 @@ impl SearchService {
                     }
                     return Ok(response);
                 }
-                Err(e) if e.kind() == SearchErrorKind::InvalidQuery => {
+                Err(e) if e.kind() == ErrorKind::InvalidQuery => {
                     return Err(e.with_attempts(attempts.into_iter().map(|(a, _)| a).collect()));
                 }
                 Err(e) => {
@@ -496,7 +496,7 @@ impl SearchService {
         let Some(name) = provider else {
             if chain.is_empty() {
                 return Err(SearchError::new(
-                    SearchErrorKind::NotConfigured,
+                    ErrorKind::NotConfigured,
                     "no search provider is configured",
                 )
                 .with_suggestion(
@@ -505,7 +505,7 @@ impl SearchService {
             }
             if self.inner.default_chain.is_empty() {
                 return Err(SearchError::new(
-                    SearchErrorKind::NotConfigured,
+                    ErrorKind::NotConfigured,
                     "no search provider is in the default chain",
                 )
                 .with_suggestion(format!(
@@ -528,7 +528,7 @@ impl SearchService {
             let e = if registry::provider_env_vars(known).is_empty() {
                 // A keyless provider is missing only because the chain leaves it out.
                 SearchError::new(
-                    SearchErrorKind::NotConfigured,
+                    ErrorKind::NotConfigured,
                     format!("{known} is not in the configured provider chain"),
                 )
                 .with_provider(*known)
@@ -548,7 +548,7 @@ impl SearchService {
             return Err(e.with_suggestion(suggestion));
         }
         Err(SearchError::new(
-            SearchErrorKind::NotConfigured,
+            ErrorKind::NotConfigured,
             if name == "bing" {
                 "Bing's Web Search API was retired by Microsoft in August 2025; farsight has no bing provider".to_owned()
             } else {
@@ -563,7 +563,7 @@ impl SearchService {
 }
 
 fn invalid(message: String, suggestion: &str) -> SearchError {
-    SearchError::new(SearchErrorKind::InvalidQuery, message).with_suggestion(suggestion)
+    SearchError::new(ErrorKind::InvalidQuery, message).with_suggestion(suggestion)
 }
 
 fn cache_key(normalized: &Normalized, chain: &[&Entry]) -> Option<String> {
@@ -605,7 +605,7 @@ async fn call_with_retries(
         let outcome = match tokio::time::timeout(limit, entry.provider.search(query)).await {
             Ok(outcome) => outcome,
             Err(_) => Err(SearchError::new(
-                SearchErrorKind::Timeout,
+                ErrorKind::Timeout,
                 format!("{name} did not answer within {} ms", limit.as_millis()),
             )
             .with_suggestion("Try again; the provider may be slow right now.")),
@@ -616,7 +616,7 @@ async fn call_with_retries(
             Err(e) => e,
         };
         let wait = match error.kind() {
-            SearchErrorKind::RateLimited if rate_limited < policy.rate_limited_retries => {
+            ErrorKind::RateLimited if rate_limited < policy.rate_limited_retries => {
                 let wait = Duration::from_millis(error.retry_after_ms().unwrap_or(1000));
                 if wait > policy.max_rate_limit_wait {
                     return Err(error);
@@ -624,9 +624,7 @@ async fn call_with_retries(
                 rate_limited += 1;
                 wait
             }
-            SearchErrorKind::ServiceUnavailable
-                if unavailable < policy.service_unavailable_attempts =>
-            {
+            ErrorKind::ServiceUnavailable if unavailable < policy.service_unavailable_attempts => {
                 unavailable += 1;
                 let wait = error
                     .retry_after_ms()
@@ -636,7 +634,7 @@ async fn call_with_retries(
                 backoff = backoff.saturating_mul(2);
                 wait
             }
-            SearchErrorKind::Timeout if timeouts < policy.timeout_retries => {
+            ErrorKind::Timeout if timeouts < policy.timeout_retries => {
                 timeouts += 1;
                 Duration::ZERO
             }

@@ -8,13 +8,13 @@
 //! ```
 //! use std::sync::Arc;
 //! use farsight_search::testing::{MockProvider, raw_result};
-//! use farsight_search::{SearchErrorKind, SearchRequest, SearchService};
+//! use farsight_search::{ErrorKind, SearchRequest, SearchService};
 //!
 //! # tokio_test_block_on(async {
 //! let mock = Arc::new(
 //!     MockProvider::new("mock")
 //!         .respond("rust async", vec![raw_result("Async Rust", "https://rust-lang.github.io/async-book/", "The async book")])
-//!         .fail_with("broken", SearchErrorKind::ServiceUnavailable),
+//!         .fail_with("broken", ErrorKind::ServiceUnavailable),
 //! );
 //! let service = SearchService::builder().provider(mock.clone()).build().unwrap();
 //! let answer = service.search(SearchRequest::new("rust async")).await.unwrap();
@@ -35,7 +35,7 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use crate::{
-    Provider, ProviderAnswer, ProviderQuery, RawResult, RetryPolicy, SearchError, SearchErrorKind,
+    ErrorKind, Provider, ProviderAnswer, ProviderQuery, RawResult, RetryPolicy, SearchError,
 };
 
 /// One reply of a [`MockProvider`].
@@ -135,7 +135,7 @@ impl MockProvider {
 
     /// Adds a failure of `kind` for `query`, as [`simulated_error`] makes it.
     #[must_use]
-    pub fn fail_with(self, query: &str, kind: SearchErrorKind) -> Self {
+    pub fn fail_with(self, query: &str, kind: ErrorKind) -> Self {
         let error = simulated_error(self.name, kind, None);
         self.fail(query, error)
     }
@@ -225,21 +225,21 @@ pub fn raw_result(title: &str, url: &str, snippet: &str) -> RawResult {
 /// default for `rateLimited`).
 pub fn simulated_error(
     provider: &'static str,
-    kind: SearchErrorKind,
+    kind: ErrorKind,
     retry_after_ms: Option<u64>,
 ) -> SearchError {
     let (status, message) = match kind {
-        SearchErrorKind::AuthenticationFailed => (Some(401), "simulated: the API key was refused"),
-        SearchErrorKind::RateLimited => (Some(429), "simulated: too many requests"),
-        SearchErrorKind::QuotaExceeded => (Some(402), "simulated: the plan's quota is used up"),
-        SearchErrorKind::InvalidQuery => (Some(400), "simulated: the query was rejected"),
-        SearchErrorKind::ServiceUnavailable => (Some(503), "simulated: the service is unavailable"),
-        SearchErrorKind::Timeout => (None, "simulated: no answer in time"),
-        SearchErrorKind::NotConfigured => (None, "simulated: not configured"),
+        ErrorKind::AuthenticationFailed => (Some(401), "simulated: the API key was refused"),
+        ErrorKind::RateLimited => (Some(429), "simulated: too many requests"),
+        ErrorKind::QuotaExceeded => (Some(402), "simulated: the plan's quota is used up"),
+        ErrorKind::InvalidQuery => (Some(400), "simulated: the query was rejected"),
+        ErrorKind::ServiceUnavailable => (Some(503), "simulated: the service is unavailable"),
+        ErrorKind::Timeout => (None, "simulated: no answer in time"),
+        ErrorKind::NotConfigured => (None, "simulated: not configured"),
         _ => (None, "simulated: an unexpected failure"),
     };
     let retry_after_ms = match kind {
-        SearchErrorKind::RateLimited => retry_after_ms.or(Some(1000)),
+        ErrorKind::RateLimited => retry_after_ms.or(Some(1000)),
         _ => retry_after_ms,
     };
     let mut error = SearchError::new(kind, message)

@@ -17,8 +17,8 @@ use super::http::{self, Reply};
 use super::operators::{Native, query_with_operators};
 use crate::registry::require_key;
 use crate::{
-    DateRange, Provider, ProviderAnswer, ProviderQuery, ProviderSettings, RawResult, SearchError,
-    SearchErrorKind, Topic,
+    DateRange, ErrorKind, Provider, ProviderAnswer, ProviderQuery, ProviderSettings, RawResult,
+    SearchError, Topic,
 };
 
 const NAME: &str = "brave";
@@ -230,7 +230,7 @@ fn error_for(reply: &Reply) -> SearchError {
         .is_some_and(ErrorDetail::names_the_token_header);
     match (status, code) {
         (_, "VALIDATION") if token_missing => SearchError::new(
-            SearchErrorKind::AuthenticationFailed,
+            ErrorKind::AuthenticationFailed,
             format!("brave received no API key (HTTP {status}: the X-Subscription-Token header is missing)"),
         )
         .with_provider(NAME)
@@ -239,7 +239,7 @@ fn error_for(reply: &Reply) -> SearchError {
             "Set BRAVE_API_KEY to the key of a Search plan from the Brave API dashboard.",
         ),
         (_, "SUBSCRIPTION_TOKEN_INVALID") | (401 | 403, _) => SearchError::new(
-            SearchErrorKind::AuthenticationFailed,
+            ErrorKind::AuthenticationFailed,
             with_text(format!("brave refused the API key (HTTP {status})")),
         )
         .with_provider(NAME)
@@ -248,7 +248,7 @@ fn error_for(reply: &Reply) -> SearchError {
             "Check BRAVE_API_KEY: copy the key of a Search plan from the Brave API dashboard.",
         ),
         (429, _) if monthly_window_spent(&reply.headers) => SearchError::new(
-            SearchErrorKind::QuotaExceeded,
+            ErrorKind::QuotaExceeded,
             with_text("brave's monthly quota is used up (HTTP 429)".to_owned()),
         )
         .with_provider(NAME)
@@ -335,7 +335,7 @@ mod tests {
         let bad_key = r#"{"type":"ErrorResponse","error":{"id":"x","status":422,"code":"SUBSCRIPTION_TOKEN_INVALID","detail":"The provided subscription token is invalid."}}"#;
         assert_eq!(
             error_for(&reply(422, &[], bad_key)).kind(),
-            SearchErrorKind::AuthenticationFailed
+            ErrorKind::AuthenticationFailed
         );
         let limited = r#"{"type":"ErrorResponse","error":{"status":429,"code":"RATE_LIMITED","detail":"Request rate limit exceeded for plan."}}"#;
         let e = error_for(&reply(
@@ -346,9 +346,9 @@ mod tests {
             ],
             limited,
         ));
-        assert_eq!(e.kind(), SearchErrorKind::RateLimited);
+        assert_eq!(e.kind(), ErrorKind::RateLimited);
         assert_eq!(e.retry_after_ms(), Some(1000));
         let e = error_for(&reply(429, &[("x-ratelimit-remaining", "0, 0")], limited));
-        assert_eq!(e.kind(), SearchErrorKind::QuotaExceeded);
+        assert_eq!(e.kind(), ErrorKind::QuotaExceeded);
     }
 }

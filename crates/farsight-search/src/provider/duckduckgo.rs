@@ -20,8 +20,8 @@ use url::Url;
 use super::http::{self, Reply};
 use super::operators::{Native, query_with_operators};
 use crate::{
-    DateRange, Provider, ProviderAnswer, ProviderQuery, ProviderSettings, RawResult, SearchError,
-    SearchErrorKind, Topic,
+    DateRange, ErrorKind, Provider, ProviderAnswer, ProviderQuery, ProviderSettings, RawResult,
+    SearchError, Topic,
 };
 
 const NAME: &str = "duckduckgo";
@@ -100,7 +100,7 @@ impl Provider for DuckDuckGoProvider {
             Page::NoResults => Vec::new(),
             Page::Unknown => {
                 return Err(SearchError::new(
-                    SearchErrorKind::Unknown,
+                    ErrorKind::Unknown,
                     "DuckDuckGo answered with a page layout farsight does not recognise",
                 )
                 .with_provider(NAME)
@@ -122,7 +122,7 @@ fn form_fields(query: &ProviderQuery) -> Result<Vec<(&'static str, String)>, Sea
     let q = query_with_operators(query, Native::default());
     if q.chars().count() > MAX_QUERY_CHARS {
         return Err(SearchError::new(
-            SearchErrorKind::InvalidQuery,
+            ErrorKind::InvalidQuery,
             format!("DuckDuckGo accepts at most {MAX_QUERY_CHARS} characters (with site filters)"),
         )
         .with_provider(NAME)
@@ -201,7 +201,7 @@ fn classify(reply: &Reply, layout: Layout) -> Result<Page, SearchError> {
 }
 
 fn blocked(reply: &Reply, message: &str) -> SearchError {
-    SearchError::new(SearchErrorKind::RateLimited, message)
+    SearchError::new(ErrorKind::RateLimited, message)
         .with_provider(NAME)
         .with_status(reply.status.as_u16())
         .with_retry_after_ms(http::retry_after_ms(&reply.headers))
@@ -445,10 +445,7 @@ mod tests {
             ]
         );
         let q = query(&"x".repeat(600));
-        assert_eq!(
-            form_fields(&q).unwrap_err().kind(),
-            SearchErrorKind::InvalidQuery
-        );
+        assert_eq!(form_fields(&q).unwrap_err().kind(), ErrorKind::InvalidQuery);
     }
 
     #[test]
@@ -497,16 +494,16 @@ mod tests {
         let anomaly =
             r#"<div class="anomaly-modal__title">Unfortunately, bots use DuckDuckGo too.</div>"#;
         let e = classify(&reply(202, anomaly), Layout::Html).unwrap_err();
-        assert_eq!(e.kind(), SearchErrorKind::RateLimited);
+        assert_eq!(e.kind(), ErrorKind::RateLimited);
         let e = classify(&reply(200, anomaly), Layout::Lite).unwrap_err();
-        assert_eq!(e.kind(), SearchErrorKind::RateLimited);
+        assert_eq!(e.kind(), ErrorKind::RateLimited);
         // A 202 whose body looks like "no results" is still the throttle.
         let e = classify(&reply(202, none), Layout::Html).unwrap_err();
-        assert_eq!(e.kind(), SearchErrorKind::RateLimited);
+        assert_eq!(e.kind(), ErrorKind::RateLimited);
         let e = classify(&reply(403, "<html></html>"), Layout::Html).unwrap_err();
-        assert_eq!(e.kind(), SearchErrorKind::RateLimited);
+        assert_eq!(e.kind(), ErrorKind::RateLimited);
         let e = classify(&reply(503, "down"), Layout::Html).unwrap_err();
-        assert_eq!(e.kind(), SearchErrorKind::ServiceUnavailable);
+        assert_eq!(e.kind(), ErrorKind::ServiceUnavailable);
     }
 
     #[test]

@@ -16,8 +16,8 @@ use url::Url;
 use super::http;
 use crate::registry::require_key;
 use crate::{
-    DateRange, Provider, ProviderAnswer, ProviderQuery, ProviderSettings, RawResult, SearchDepth,
-    SearchError, SearchErrorKind, Topic,
+    DateRange, ErrorKind, Provider, ProviderAnswer, ProviderQuery, ProviderSettings, RawResult,
+    SearchDepth, SearchError, Topic,
 };
 
 const NAME: &str = "exa";
@@ -157,15 +157,15 @@ fn error_for(reply: &http::Reply) -> SearchError {
     let status = reply.status.as_u16();
     let special = match tag {
         "NO_MORE_CREDITS" | "API_KEY_BUDGET_EXCEEDED" => Some((
-            SearchErrorKind::QuotaExceeded,
+            ErrorKind::QuotaExceeded,
             "Add credits at dashboard.exa.ai or raise the key's budget.",
         )),
         "PROHIBITED_CONTENT" => Some((
-            SearchErrorKind::InvalidQuery,
+            ErrorKind::InvalidQuery,
             "Exa's content policy refused this query; rephrase it.",
         )),
         "ACCESS_DENIED" | "FEATURE_DISABLED" => Some((
-            SearchErrorKind::AuthenticationFailed,
+            ErrorKind::AuthenticationFailed,
             "This Exa key's plan does not include the feature; check the plan.",
         )),
         _ => None,
@@ -327,12 +327,9 @@ mod tests {
 
     #[test]
     fn scrubbing_removes_an_echoed_key() {
-        let e = SearchError::new(
-            SearchErrorKind::AuthenticationFailed,
-            "bad key exa-secret-123",
-        )
-        .with_provider("exa")
-        .with_status(401);
+        let e = SearchError::new(ErrorKind::AuthenticationFailed, "bad key exa-secret-123")
+            .with_provider("exa")
+            .with_status(401);
         let e = e.redact("exa-secret-123");
         assert_eq!(e.message(), "bad key <redacted>");
         assert_eq!(e.status(), Some(401));

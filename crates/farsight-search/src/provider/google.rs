@@ -19,8 +19,8 @@ use super::operators::{Native, query_with_operators};
 use crate::normalize::split_date_prefix;
 use crate::registry::{not_configured, require_key};
 use crate::{
-    DateRange, Provider, ProviderAnswer, ProviderQuery, ProviderSettings, RawResult, RetryPolicy,
-    SearchError, SearchErrorKind, Topic,
+    DateRange, ErrorKind, Provider, ProviderAnswer, ProviderQuery, ProviderSettings, RawResult,
+    RetryPolicy, SearchError, Topic,
 };
 
 const NAME: &str = "google";
@@ -267,7 +267,7 @@ fn error_for(reply: &Reply) -> SearchError {
     let lower = message.to_ascii_lowercase();
     let (kind, hint) = if reason == "keyInvalid" || lower.contains("api key not valid") {
         (
-            SearchErrorKind::AuthenticationFailed,
+            ErrorKind::AuthenticationFailed,
             "the API key is not valid: check GOOGLE_SEARCH_API_KEY",
         )
     } else if status == 403
@@ -276,24 +276,24 @@ fn error_for(reply: &Reply) -> SearchError {
             || grpc == "PERMISSION_DENIED")
     {
         (
-            SearchErrorKind::AuthenticationFailed,
+            ErrorKind::AuthenticationFailed,
             "the project cannot use the Custom Search JSON API (closed to new customers; it ends on 2027-01-01): enable it for the key's project, or use another provider",
         )
     } else if status == 429 || reason.contains("LimitExceeded") || grpc == "RESOURCE_EXHAUSTED" {
         if lower.contains("per day") || reason == "dailyLimitExceeded" {
             (
-                SearchErrorKind::QuotaExceeded,
+                ErrorKind::QuotaExceeded,
                 "the daily query quota is used up: wait for tomorrow (Pacific time) or raise the quota",
             )
         } else {
             (
-                SearchErrorKind::RateLimited,
+                ErrorKind::RateLimited,
                 "too many queries: slow down or raise the quota in the Cloud console",
             )
         }
     } else if status == 400 && (lower.contains("invalid value") || reason == "invalid") {
         (
-            SearchErrorKind::InvalidQuery,
+            ErrorKind::InvalidQuery,
             "Google rejected a parameter: check GOOGLE_SEARCH_ENGINE_ID (cx) and the query",
         )
     } else {
@@ -417,14 +417,14 @@ mod tests {
             400,
             r#"{"error":{"code":400,"message":"API key not valid. Please pass a valid API key.","errors":[{"reason":"keyInvalid"}],"status":"INVALID_ARGUMENT"}}"#,
         ));
-        assert_eq!(e.kind(), SearchErrorKind::AuthenticationFailed);
+        assert_eq!(e.kind(), ErrorKind::AuthenticationFailed);
         let e = error_for(&reply(
             429,
             r#"{"error":{"code":429,"message":"Quota exceeded for quota metric 'Queries' and limit 'Queries per day'","status":"RESOURCE_EXHAUSTED"}}"#,
         ));
-        assert_eq!(e.kind(), SearchErrorKind::QuotaExceeded);
+        assert_eq!(e.kind(), ErrorKind::QuotaExceeded);
         let e = error_for(&reply(503, "oops"));
-        assert_eq!(e.kind(), SearchErrorKind::ServiceUnavailable);
+        assert_eq!(e.kind(), ErrorKind::ServiceUnavailable);
         assert!(e.message().contains("503"), "{e}");
     }
 }

@@ -12,7 +12,7 @@ use reqwest::StatusCode;
 use reqwest::header::HeaderMap;
 use url::Url;
 
-use crate::{SearchError, SearchErrorKind};
+use crate::{ErrorKind, SearchError};
 
 /// Provider answers larger than this are cut off: no search API returns
 /// anything close, so a bigger body is a misbehaving proxy.
@@ -39,7 +39,7 @@ impl Reply {
     ) -> Result<T, SearchError> {
         serde_json::from_slice(&self.body).map_err(|e| {
             SearchError::new(
-                SearchErrorKind::Unknown,
+                ErrorKind::Unknown,
                 format!("could not read the provider's answer: {e}"),
             )
             .with_provider(provider)
@@ -57,7 +57,7 @@ pub(crate) fn endpoint(
     documented: &str,
 ) -> Result<Url, SearchError> {
     let not_configured = |what: String| {
-        SearchError::new(SearchErrorKind::NotConfigured, what)
+        SearchError::new(ErrorKind::NotConfigured, what)
             .with_provider(provider)
             .with_suggestion(format!(
                 "Set providers.{provider}.base_url to an http(s) URL such as https://host:port"
@@ -116,7 +116,7 @@ fn transport_error(provider: &'static str, error: reqwest::Error) -> SearchError
     let error = error.without_url();
     if error.is_timeout() {
         SearchError::new(
-            SearchErrorKind::Timeout,
+            ErrorKind::Timeout,
             format!("{provider} did not answer in time"),
         )
         .with_provider(provider)
@@ -125,21 +125,21 @@ fn transport_error(provider: &'static str, error: reqwest::Error) -> SearchError
         // Offline, or a name that does not exist: one plain sentence, not
         // hyper's chain, and no advice about settings the user never set.
         SearchError::new(
-            SearchErrorKind::ServiceUnavailable,
+            ErrorKind::ServiceUnavailable,
             format!("could not resolve {host} (no DNS answer)"),
         )
         .with_provider(provider)
         .with_suggestion("Check that this machine is online.")
     } else if error.is_connect() {
         SearchError::new(
-            SearchErrorKind::ServiceUnavailable,
+            ErrorKind::ServiceUnavailable,
             format!("could not connect to {provider}: {}", root_cause(&error)),
         )
         .with_provider(provider)
         .with_suggestion("Check that this machine is online and the provider is reachable.")
     } else {
         SearchError::new(
-            SearchErrorKind::Unknown,
+            ErrorKind::Unknown,
             format!("request to {provider} failed: {}", source_chain(&error)),
         )
         .with_provider(provider)
@@ -214,37 +214,37 @@ pub(crate) fn error_for_status(provider: &'static str, reply: &Reply) -> SearchE
     let detail = short_detail(&reply.text());
     let (kind, message, suggestion) = match status {
         401 | 403 => (
-            SearchErrorKind::AuthenticationFailed,
+            ErrorKind::AuthenticationFailed,
             format!("{provider} refused the API key (HTTP {status})"),
             format!("Check the API key configured for {provider}."),
         ),
         402 => (
-            SearchErrorKind::QuotaExceeded,
+            ErrorKind::QuotaExceeded,
             format!("{provider} says the plan's quota is used up (HTTP 402)"),
             format!("Add credits to the {provider} account or use another provider."),
         ),
         429 => (
-            SearchErrorKind::RateLimited,
+            ErrorKind::RateLimited,
             format!("{provider} is rate limiting requests (HTTP 429)"),
             "Wait before retrying, or lower requests_per_second for this provider.".to_owned(),
         ),
         400 | 422 => (
-            SearchErrorKind::InvalidQuery,
+            ErrorKind::InvalidQuery,
             format!("{provider} rejected the query (HTTP {status})"),
             "Rephrase the query or remove unsupported filters.".to_owned(),
         ),
         408 | 504 => (
-            SearchErrorKind::Timeout,
+            ErrorKind::Timeout,
             format!("{provider} timed out (HTTP {status})"),
             "Try again in a moment.".to_owned(),
         ),
         500..=599 => (
-            SearchErrorKind::ServiceUnavailable,
+            ErrorKind::ServiceUnavailable,
             format!("{provider} is unavailable (HTTP {status})"),
             "Try again later or use another provider.".to_owned(),
         ),
         _ => (
-            SearchErrorKind::Unknown,
+            ErrorKind::Unknown,
             format!("{provider} answered HTTP {status}"),
             "Try again or use another provider.".to_owned(),
         ),
@@ -298,7 +298,7 @@ mod tests {
             endpoint("x", Some("ftp://h"), "https://a.b/c")
                 .unwrap_err()
                 .kind(),
-            SearchErrorKind::NotConfigured
+            ErrorKind::NotConfigured
         );
     }
 

@@ -21,8 +21,8 @@ use super::http::{self, Reply};
 use super::operators::{Native, query_with_operators};
 use crate::registry::require_key;
 use crate::{
-    Provider, ProviderAnswer, ProviderQuery, ProviderSettings, RawResult, SearchDepth, SearchError,
-    SearchErrorKind, Topic,
+    ErrorKind, Provider, ProviderAnswer, ProviderQuery, ProviderSettings, RawResult, SearchDepth,
+    SearchError, Topic,
 };
 
 const NAME: &str = "jina";
@@ -186,7 +186,7 @@ fn parse(reply: &Reply) -> Result<ProviderAnswer, SearchError> {
     }
     if status == 451 {
         return Err(SearchError::new(
-            SearchErrorKind::InvalidQuery,
+            ErrorKind::InvalidQuery,
             format!(
                 "jina refused the query for legal or content reasons (HTTP 451): {}",
                 message(reply)
@@ -313,7 +313,7 @@ mod tests {
         let other = r#"{"data":null,"code":422,"name":"ParamValidationError","status":42201,"message":"num must be <= 20"}"#;
         assert_eq!(
             parse(&reply(422, other)).unwrap_err().kind(),
-            SearchErrorKind::InvalidQuery
+            ErrorKind::InvalidQuery
         );
         assert_eq!(
             parse(&reply(
@@ -322,7 +322,7 @@ mod tests {
             ))
             .unwrap_err()
             .kind(),
-            SearchErrorKind::InvalidQuery
+            ErrorKind::InvalidQuery
         );
     }
 

@@ -19,8 +19,8 @@ use super::http::{self, Reply};
 use super::operators::{Native, query_with_operators};
 use crate::registry::require_key;
 use crate::{
-    Provider, ProviderAnswer, ProviderQuery, ProviderSettings, RawResult, SearchError,
-    SearchErrorKind, Topic,
+    ErrorKind, Provider, ProviderAnswer, ProviderQuery, ProviderSettings, RawResult, SearchError,
+    Topic,
 };
 
 const NAME: &str = "kagi";
@@ -189,30 +189,27 @@ fn kagi_error(reply: &Reply, error: &KagiError) -> SearchError {
     let code = error.code.unwrap_or(-1);
     let (kind, suggestion) = match (code, status) {
         (_, 429) => (
-            SearchErrorKind::RateLimited,
+            ErrorKind::RateLimited,
             "Wait before retrying, or lower requests_per_second for kagi.",
         ),
         (2, _) => (
-            SearchErrorKind::AuthenticationFailed,
+            ErrorKind::AuthenticationFailed,
             "Check KAGI_API_KEY (generate a token at kagi.com/settings?p=api).",
         ),
         (100 | 101, _) => (
-            SearchErrorKind::QuotaExceeded,
+            ErrorKind::QuotaExceeded,
             "Add funds to the Kagi API balance (kagi.com/settings?p=billing_api).",
         ),
         (1, _) => (
-            SearchErrorKind::InvalidQuery,
+            ErrorKind::InvalidQuery,
             "Rephrase the query; Kagi could not read the request.",
         ),
         (0, _) | (_, 500..=599) => (
-            SearchErrorKind::ServiceUnavailable,
+            ErrorKind::ServiceUnavailable,
             "Try again later or use another provider.",
         ),
-        (_, 401 | 403) => (SearchErrorKind::AuthenticationFailed, "Check KAGI_API_KEY."),
-        _ => (
-            SearchErrorKind::Unknown,
-            "Try again or use another provider.",
-        ),
+        (_, 401 | 403) => (ErrorKind::AuthenticationFailed, "Check KAGI_API_KEY."),
+        _ => (ErrorKind::Unknown, "Try again or use another provider."),
     };
     SearchError::new(kind, format!("kagi error {code} (HTTP {status}): {msg}"))
         .with_provider(NAME)
@@ -287,21 +284,21 @@ mod tests {
             .unwrap_err()
             .kind()
         };
-        assert_eq!(err(401, 2), SearchErrorKind::AuthenticationFailed);
-        assert_eq!(err(200, 101), SearchErrorKind::QuotaExceeded);
-        assert_eq!(err(402, 100), SearchErrorKind::QuotaExceeded);
-        assert_eq!(err(400, 1), SearchErrorKind::InvalidQuery);
-        assert_eq!(err(500, 0), SearchErrorKind::ServiceUnavailable);
-        assert_eq!(err(429, 1), SearchErrorKind::RateLimited);
+        assert_eq!(err(401, 2), ErrorKind::AuthenticationFailed);
+        assert_eq!(err(200, 101), ErrorKind::QuotaExceeded);
+        assert_eq!(err(402, 100), ErrorKind::QuotaExceeded);
+        assert_eq!(err(400, 1), ErrorKind::InvalidQuery);
+        assert_eq!(err(500, 0), ErrorKind::ServiceUnavailable);
+        assert_eq!(err(429, 1), ErrorKind::RateLimited);
         assert_eq!(
             parse(&reply(502, "<html>bad gateway</html>"))
                 .unwrap_err()
                 .kind(),
-            SearchErrorKind::ServiceUnavailable
+            ErrorKind::ServiceUnavailable
         );
         assert_eq!(
             parse(&reply(200, "not json")).unwrap_err().kind(),
-            SearchErrorKind::Unknown
+            ErrorKind::Unknown
         );
     }
 }

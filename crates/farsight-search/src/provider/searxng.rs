@@ -18,8 +18,8 @@ use super::operators::{Native, query_with_operators};
 use crate::normalize::split_date_prefix;
 use crate::registry::not_configured;
 use crate::{
-    DateRange, Provider, ProviderAnswer, ProviderQuery, ProviderSettings, RawResult, SearchError,
-    SearchErrorKind, Topic,
+    DateRange, ErrorKind, Provider, ProviderAnswer, ProviderQuery, ProviderSettings, RawResult,
+    SearchError, Topic,
 };
 
 const NAME: &str = "searxng";
@@ -160,7 +160,7 @@ fn parse(reply: &Reply) -> Result<ProviderAnswer, SearchError> {
             .map(|e| e.join(": "))
             .collect();
         return Err(SearchError::new(
-            SearchErrorKind::ServiceUnavailable,
+            ErrorKind::ServiceUnavailable,
             format!(
                 "the SearXNG instance's engines did not answer ({})",
                 engines.join(", ")
@@ -206,7 +206,7 @@ fn error_for(reply: &Reply) -> SearchError {
     let status = reply.status.as_u16();
     if status == 403 {
         return SearchError::new(
-            SearchErrorKind::NotConfigured,
+            ErrorKind::NotConfigured,
             "the SearXNG instance refused JSON output (HTTP 403): its JSON format is disabled",
         )
         .with_provider(NAME)
@@ -259,7 +259,7 @@ mod tests {
     #[test]
     fn failed_engines_are_not_an_empty_answer() {
         let e = parse(&reply(200, r#"{"query":"x","number_of_results":0,"results":[],"unresponsive_engines":[["google","CAPTCHA"]]}"#)).unwrap_err();
-        assert_eq!(e.kind(), SearchErrorKind::ServiceUnavailable);
+        assert_eq!(e.kind(), ErrorKind::ServiceUnavailable);
         assert!(e.message().contains("CAPTCHA"));
         let a = parse(&reply(
             200,

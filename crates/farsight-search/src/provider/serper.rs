@@ -13,8 +13,8 @@ use super::http::{self, Reply};
 use super::operators::{Native, query_with_operators};
 use crate::registry::require_key;
 use crate::{
-    DateRange, Provider, ProviderAnswer, ProviderQuery, ProviderSettings, RawResult, SearchError,
-    SearchErrorKind, Topic,
+    DateRange, ErrorKind, Provider, ProviderAnswer, ProviderQuery, ProviderSettings, RawResult,
+    SearchError, Topic,
 };
 
 const NAME: &str = "serper";
@@ -159,7 +159,7 @@ fn error_for(reply: &Reply) -> SearchError {
     let lower = message.to_ascii_lowercase();
     if lower.contains("credits") {
         return SearchError::new(
-            SearchErrorKind::QuotaExceeded,
+            ErrorKind::QuotaExceeded,
             format!("serper has no credits left (HTTP {status}): {message}"),
         )
         .with_provider(NAME)
@@ -168,7 +168,7 @@ fn error_for(reply: &Reply) -> SearchError {
     }
     if matches!(status, 401 | 403) || lower.contains("api key") || lower.contains("unauthorized") {
         return SearchError::new(
-            SearchErrorKind::AuthenticationFailed,
+            ErrorKind::AuthenticationFailed,
             format!("serper refused the API key (HTTP {status}): {message}"),
         )
         .with_provider(NAME)
@@ -233,7 +233,7 @@ mod tests {
                 r#"{"message":"Not enough credits","statusCode":400}"#
             ))
             .kind(),
-            SearchErrorKind::QuotaExceeded
+            ErrorKind::QuotaExceeded
         );
         assert_eq!(
             error_for(&reply(
@@ -241,11 +241,11 @@ mod tests {
                 r#"{"message":"Unauthorized.","statusCode":403}"#
             ))
             .kind(),
-            SearchErrorKind::AuthenticationFailed
+            ErrorKind::AuthenticationFailed
         );
         assert_eq!(
             error_for(&reply(429, r#"{"message":"Too many requests"}"#)).kind(),
-            SearchErrorKind::RateLimited
+            ErrorKind::RateLimited
         );
     }
 }

@@ -14,8 +14,8 @@ use super::http::{self, Reply};
 use super::operators::native_includes;
 use crate::registry::require_key;
 use crate::{
-    DateRange, Provider, ProviderAnswer, ProviderQuery, ProviderSettings, RawResult, SearchDepth,
-    SearchError, SearchErrorKind, Topic,
+    DateRange, ErrorKind, Provider, ProviderAnswer, ProviderQuery, ProviderSettings, RawResult,
+    SearchDepth, SearchError, Topic,
 };
 
 const NAME: &str = "tavily";
@@ -187,7 +187,7 @@ fn error_for(reply: &Reply) -> SearchError {
     };
     match status {
         432 | 433 => SearchError::new(
-            SearchErrorKind::QuotaExceeded,
+            ErrorKind::QuotaExceeded,
             message(&format!(
                 "tavily's {} limit is reached (HTTP {status})",
                 if status == 432 {
@@ -203,7 +203,7 @@ fn error_for(reply: &Reply) -> SearchError {
             "Upgrade the Tavily plan or raise its pay-as-you-go limit, or use another provider.",
         ),
         401 => SearchError::new(
-            SearchErrorKind::AuthenticationFailed,
+            ErrorKind::AuthenticationFailed,
             message("tavily refused the API key (HTTP 401)"),
         )
         .with_provider(NAME)
@@ -253,12 +253,12 @@ mod tests {
     #[test]
     fn maps_errors() {
         for (status, kind) in [
-            (401, SearchErrorKind::AuthenticationFailed),
-            (432, SearchErrorKind::QuotaExceeded),
-            (433, SearchErrorKind::QuotaExceeded),
-            (429, SearchErrorKind::RateLimited),
-            (400, SearchErrorKind::InvalidQuery),
-            (500, SearchErrorKind::ServiceUnavailable),
+            (401, ErrorKind::AuthenticationFailed),
+            (432, ErrorKind::QuotaExceeded),
+            (433, ErrorKind::QuotaExceeded),
+            (429, ErrorKind::RateLimited),
+            (400, ErrorKind::InvalidQuery),
+            (500, ErrorKind::ServiceUnavailable),
         ] {
             let e = error_for(&reply(status, r#"{"detail":{"error":"nope"}}"#));
             assert_eq!(e.kind(), kind, "{status}");

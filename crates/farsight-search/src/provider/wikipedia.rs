@@ -24,8 +24,8 @@ use url::Url;
 
 use super::http::{self, Reply};
 use crate::{
-    Provider, ProviderAnswer, ProviderQuery, ProviderSettings, RawResult, SearchError,
-    SearchErrorKind, Topic,
+    ErrorKind, Provider, ProviderAnswer, ProviderQuery, ProviderSettings, RawResult, SearchError,
+    Topic,
 };
 
 const NAME: &str = "wikipedia";
@@ -189,7 +189,7 @@ fn parse(reply: &Reply, endpoint: &Url) -> Result<ProviderAnswer, SearchError> {
     if status == 403 {
         // Wikimedia answers 403 to clients its User-Agent policy refuses.
         return Err(SearchError::new(
-            SearchErrorKind::Unknown,
+            ErrorKind::Unknown,
             "Wikipedia refused the request (HTTP 403), usually for the User-Agent policy",
         )
         .with_provider(NAME)
@@ -234,28 +234,25 @@ fn api_error(reply: &Reply, error: &ApiError) -> SearchError {
     let code = error.code.as_str();
     let (kind, suggestion) = match code {
         "ratelimited" => (
-            SearchErrorKind::RateLimited,
+            ErrorKind::RateLimited,
             "Wait before retrying, or lower requests_per_second for wikipedia.",
         ),
         "maxlag" | "readonly" => (
-            SearchErrorKind::ServiceUnavailable,
+            ErrorKind::ServiceUnavailable,
             "Wikipedia is busy or read-only; try again shortly.",
         ),
         c if c.starts_with("internal_api_error") => (
-            SearchErrorKind::ServiceUnavailable,
+            ErrorKind::ServiceUnavailable,
             "Try again later or use another provider.",
         ),
         "missingparam" | "badvalue" | "invalidparammix" | "toomanyvalues" => {
-            (SearchErrorKind::InvalidQuery, "Rephrase the query.")
+            (ErrorKind::InvalidQuery, "Rephrase the query.")
         }
         c if c.starts_with("search") || c.starts_with("cirrussearch") => (
-            SearchErrorKind::InvalidQuery,
+            ErrorKind::InvalidQuery,
             "Rephrase the query (Wikipedia's search syntax refused it).",
         ),
-        _ => (
-            SearchErrorKind::Unknown,
-            "Try again or use another provider.",
-        ),
+        _ => (ErrorKind::Unknown, "Try again or use another provider."),
     };
     let mut retry = http::retry_after_ms(&reply.headers);
     if retry.is_none() && code == "maxlag" {
@@ -382,16 +379,16 @@ mod tests {
             parse(&reply(200, &body), &Url::parse(ENDPOINT).unwrap()).unwrap_err()
         };
         let e = err("maxlag");
-        assert_eq!(e.kind(), SearchErrorKind::ServiceUnavailable);
+        assert_eq!(e.kind(), ErrorKind::ServiceUnavailable);
         assert_eq!(e.retry_after_ms(), Some(5_000));
-        assert_eq!(err("ratelimited").kind(), SearchErrorKind::RateLimited);
-        assert_eq!(err("readonly").kind(), SearchErrorKind::ServiceUnavailable);
+        assert_eq!(err("ratelimited").kind(), ErrorKind::RateLimited);
+        assert_eq!(err("readonly").kind(), ErrorKind::ServiceUnavailable);
         assert_eq!(
             err("internal_api_error_DBQueryError").kind(),
-            SearchErrorKind::ServiceUnavailable
+            ErrorKind::ServiceUnavailable
         );
-        assert_eq!(err("missingparam").kind(), SearchErrorKind::InvalidQuery);
-        assert_eq!(err("something-new").kind(), SearchErrorKind::Unknown);
+        assert_eq!(err("missingparam").kind(), ErrorKind::InvalidQuery);
+        assert_eq!(err("something-new").kind(), ErrorKind::Unknown);
     }
 
     #[test]

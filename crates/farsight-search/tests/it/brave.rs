@@ -1,6 +1,6 @@
 //! Brave against a local server replaying its documented answers.
 
-use farsight_search::{DateRange, SearchErrorKind, SearchRequest, Topic};
+use farsight_search::{DateRange, ErrorKind, SearchRequest, Topic};
 use wiremock::matchers::{header, method, path, query_param};
 use wiremock::{Mock, MockServer, ResponseTemplate};
 
@@ -118,7 +118,7 @@ type Case = (
     u16,
     &'static str,
     &'static [(&'static str, &'static str)],
-    SearchErrorKind,
+    ErrorKind,
     Option<u64>,
 );
 
@@ -129,7 +129,7 @@ async fn documented_errors_map_to_kinds() {
             422,
             "error_invalid_token.json",
             &[],
-            SearchErrorKind::AuthenticationFailed,
+            ErrorKind::AuthenticationFailed,
             None,
         ),
         (
@@ -140,7 +140,7 @@ async fn documented_errors_map_to_kinds() {
                 ("X-RateLimit-Remaining", "0, 1983"),
                 ("X-RateLimit-Reset", "1, 1419704"),
             ],
-            SearchErrorKind::RateLimited,
+            ErrorKind::RateLimited,
             Some(1000),
         ),
         (
@@ -151,28 +151,28 @@ async fn documented_errors_map_to_kinds() {
                 ("X-RateLimit-Remaining", "1, 0"),
                 ("X-RateLimit-Reset", "1, 1419704"),
             ],
-            SearchErrorKind::QuotaExceeded,
+            ErrorKind::QuotaExceeded,
             None,
         ),
         (
             422,
             "error_missing_token.json",
             &[],
-            SearchErrorKind::AuthenticationFailed,
+            ErrorKind::AuthenticationFailed,
             None,
         ),
         (
             422,
             "error_validation.json",
             &[],
-            SearchErrorKind::InvalidQuery,
+            ErrorKind::InvalidQuery,
             None,
         ),
         (
             503,
             "error_rate_limited.json",
             &[],
-            SearchErrorKind::ServiceUnavailable,
+            ErrorKind::ServiceUnavailable,
             None,
         ),
     ];
@@ -218,11 +218,7 @@ async fn issue_10_missing_token_header_is_authentication_failed() {
         .search(SearchRequest::new("rust"))
         .await
         .expect_err("422");
-    assert_eq!(
-        error.kind(),
-        SearchErrorKind::AuthenticationFailed,
-        "{error}"
-    );
+    assert_eq!(error.kind(), ErrorKind::AuthenticationFailed, "{error}");
     assert!(!error.is_retryable());
     assert!(
         error.suggestion().unwrap_or("").contains("BRAVE_API_KEY"),
@@ -238,6 +234,6 @@ async fn missing_key_is_not_configured() {
         crate::support::client(),
     )
     .expect_err("no key");
-    assert_eq!(e.kind(), SearchErrorKind::NotConfigured);
+    assert_eq!(e.kind(), ErrorKind::NotConfigured);
     assert!(e.message().contains("BRAVE_API_KEY"), "{e}");
 }

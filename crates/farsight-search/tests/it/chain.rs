@@ -3,9 +3,9 @@
 use std::sync::Arc;
 
 use farsight_search::testing::{MockProvider, raw_result};
-use farsight_search::{ProviderChoice, SearchErrorKind, SearchRequest, SearchService};
+use farsight_search::{ErrorKind, ProviderChoice, SearchRequest, SearchService};
 
-fn tried(attempts: &[farsight_search::Attempt]) -> Vec<(&str, SearchErrorKind)> {
+fn tried(attempts: &[farsight_search::Attempt]) -> Vec<(&str, ErrorKind)> {
     attempts
         .iter()
         .map(|a| (a.provider.as_str(), a.error_kind))
@@ -20,7 +20,7 @@ async fn the_default_chain_is_a_subset_and_any_provider_can_still_be_named() {
     let b = Arc::new(
         MockProvider::new("b").respond("qq", vec![raw_result("B", "https://b.example.com/", "s")]),
     );
-    let c = Arc::new(MockProvider::new("c").fail_with("qq", SearchErrorKind::QuotaExceeded));
+    let c = Arc::new(MockProvider::new("c").fail_with("qq", ErrorKind::QuotaExceeded));
     let s = SearchService::builder()
         .providers([a.clone() as _, b.clone() as _, c.clone() as _])
         .default_chain(["C", "a", "nope", "c"])
@@ -31,7 +31,7 @@ async fn the_default_chain_is_a_subset_and_any_provider_can_still_be_named() {
 
     let r = s.search(SearchRequest::new("qq")).await.expect("a answers");
     assert_eq!(r.search_engine, "a");
-    assert_eq!(tried(&r.attempts), [("c", SearchErrorKind::QuotaExceeded)]);
+    assert_eq!(tried(&r.attempts), [("c", ErrorKind::QuotaExceeded)]);
     assert_eq!(b.request_count(), 0, "b is not in the default chain");
 
     let r = s
@@ -67,14 +67,14 @@ async fn a_default_chain_naming_nothing_built_says_what_is_configured() {
         .search(SearchRequest::new("qq"))
         .await
         .expect_err("empty chain");
-    assert_eq!(e.kind(), SearchErrorKind::NotConfigured);
+    assert_eq!(e.kind(), ErrorKind::NotConfigured);
     assert!(e.suggestion().unwrap_or("").contains('x'), "{e:?}");
 }
 
 #[tokio::test]
 async fn a_fully_failed_search_carries_every_attempt() {
-    let a = Arc::new(MockProvider::new("a").fail_with("qq", SearchErrorKind::AuthenticationFailed));
-    let b = Arc::new(MockProvider::new("b").fail_with("qq", SearchErrorKind::QuotaExceeded));
+    let a = Arc::new(MockProvider::new("a").fail_with("qq", ErrorKind::AuthenticationFailed));
+    let b = Arc::new(MockProvider::new("b").fail_with("qq", ErrorKind::QuotaExceeded));
     let s = SearchService::builder()
         .providers([a as _, b as _])
         .build()
@@ -83,8 +83,8 @@ async fn a_fully_failed_search_carries_every_attempt() {
     assert_eq!(
         tried(e.attempts()),
         [
-            ("a", SearchErrorKind::AuthenticationFailed),
-            ("b", SearchErrorKind::QuotaExceeded)
+            ("a", ErrorKind::AuthenticationFailed),
+            ("b", ErrorKind::QuotaExceeded)
         ]
     );
     assert_eq!(e.provider(), None, "several providers failed");
@@ -97,7 +97,7 @@ async fn a_fully_failed_search_carries_every_attempt() {
         })
         .await
         .expect_err("fails");
-    assert_eq!(e.kind(), SearchErrorKind::QuotaExceeded);
+    assert_eq!(e.kind(), ErrorKind::QuotaExceeded);
     assert_eq!(e.provider(), Some("b"));
     assert!(e.attempts().is_empty());
 }
@@ -106,7 +106,7 @@ async fn a_fully_failed_search_carries_every_attempt() {
 async fn a_one_provider_chain_failure_names_it_and_lists_it() {
     let s = SearchService::builder()
         .provider(Arc::new(
-            MockProvider::new("a").fail_with("qq", SearchErrorKind::AuthenticationFailed),
+            MockProvider::new("a").fail_with("qq", ErrorKind::AuthenticationFailed),
         ))
         .build()
         .expect("service");
@@ -114,14 +114,14 @@ async fn a_one_provider_chain_failure_names_it_and_lists_it() {
     assert_eq!(e.provider(), Some("a"));
     assert_eq!(
         tried(e.attempts()),
-        [("a", SearchErrorKind::AuthenticationFailed)]
+        [("a", ErrorKind::AuthenticationFailed)]
     );
 }
 
 #[tokio::test]
 async fn an_invalid_query_after_failures_carries_the_attempts_so_far() {
-    let a = Arc::new(MockProvider::new("a").fail_with("qq", SearchErrorKind::AuthenticationFailed));
-    let b = Arc::new(MockProvider::new("b").fail_with("qq", SearchErrorKind::InvalidQuery));
+    let a = Arc::new(MockProvider::new("a").fail_with("qq", ErrorKind::AuthenticationFailed));
+    let b = Arc::new(MockProvider::new("b").fail_with("qq", ErrorKind::InvalidQuery));
     let c = Arc::new(MockProvider::new("c"));
     let s = SearchService::builder()
         .providers([a as _, b as _, c.clone() as _])
@@ -131,10 +131,10 @@ async fn an_invalid_query_after_failures_carries_the_attempts_so_far() {
         .search(SearchRequest::new("qq"))
         .await
         .expect_err("invalid");
-    assert_eq!(e.kind(), SearchErrorKind::InvalidQuery);
+    assert_eq!(e.kind(), ErrorKind::InvalidQuery);
     assert_eq!(
         tried(e.attempts()),
-        [("a", SearchErrorKind::AuthenticationFailed)]
+        [("a", ErrorKind::AuthenticationFailed)]
     );
     assert_eq!(c.request_count(), 0);
 }

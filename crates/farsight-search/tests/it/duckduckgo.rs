@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use farsight_search::{
-    DateRange, Provider, ProviderQuery, ProviderSettings, SearchDepth, SearchErrorKind, Topic,
+    DateRange, ErrorKind, Provider, ProviderQuery, ProviderSettings, SearchDepth, Topic,
     build_provider,
 };
 use wiremock::matchers::{method, path};
@@ -181,7 +181,7 @@ async fn the_anomaly_page_is_rate_limited_never_no_results() {
             .search(&query("rust async runtime"))
             .await
             .unwrap_err();
-        assert_eq!(error.kind(), SearchErrorKind::RateLimited, "{error}");
+        assert_eq!(error.kind(), ErrorKind::RateLimited, "{error}");
         assert_eq!(error.status(), Some(status));
         assert!(error.is_retryable());
         assert_eq!(error.provider(), Some("duckduckgo"));
@@ -190,7 +190,7 @@ async fn the_anomaly_page_is_rate_limited_never_no_results() {
     let server = MockServer::start().await;
     mount(&server, "/html/", html(202, ""), 1).await;
     let error = provider(&server).search(&query("rust")).await.unwrap_err();
-    assert_eq!(error.kind(), SearchErrorKind::RateLimited);
+    assert_eq!(error.kind(), ErrorKind::RateLimited);
 }
 
 #[tokio::test]
@@ -224,7 +224,7 @@ async fn an_unknown_layout_on_both_endpoints_is_an_error_not_an_empty_answer() {
     mount(&server, "/html/", html(200, UNKNOWN), 1).await;
     mount(&server, "/lite/", html(200, UNKNOWN), 1).await;
     let error = provider(&server).search(&query("rust")).await.unwrap_err();
-    assert_eq!(error.kind(), SearchErrorKind::Unknown);
+    assert_eq!(error.kind(), ErrorKind::Unknown);
     assert!(error.message().contains("layout"), "{error}");
 }
 
@@ -240,15 +240,10 @@ async fn a_lite_page_from_the_html_endpoint_is_read_directly() {
 #[tokio::test]
 async fn http_errors_are_mapped() {
     let cases = [
-        (403, None, SearchErrorKind::RateLimited, None),
-        (429, Some("30"), SearchErrorKind::RateLimited, Some(30_000)),
-        (500, None, SearchErrorKind::ServiceUnavailable, None),
-        (
-            503,
-            Some("5"),
-            SearchErrorKind::ServiceUnavailable,
-            Some(5_000),
-        ),
+        (403, None, ErrorKind::RateLimited, None),
+        (429, Some("30"), ErrorKind::RateLimited, Some(30_000)),
+        (500, None, ErrorKind::ServiceUnavailable, None),
+        (503, Some("5"), ErrorKind::ServiceUnavailable, Some(5_000)),
     ];
     for (status, retry_after, kind, retry_ms) in cases {
         let server = MockServer::start().await;
@@ -272,7 +267,7 @@ async fn a_query_too_long_for_duckduckgo_is_refused_before_sending() {
         .search(&query(&"rust ".repeat(120)))
         .await
         .unwrap_err();
-    assert_eq!(error.kind(), SearchErrorKind::InvalidQuery);
+    assert_eq!(error.kind(), ErrorKind::InvalidQuery);
 }
 
 /// Against the real service, only when `FARSIGHT_LIVE_TESTS=1` (keyless

@@ -6,8 +6,8 @@ use std::time::Duration;
 
 use farsight_search::testing::{MockProvider, raw_result, simulated_error};
 use farsight_search::{
-    ProviderAnswer, ProviderChoice, RateLimit, RawResult, RetryPolicy, SearchCache,
-    SearchErrorKind, SearchRequest, SearchService,
+    ErrorKind, ProviderAnswer, ProviderChoice, RateLimit, RawResult, RetryPolicy, SearchCache,
+    SearchRequest, SearchService,
 };
 use tokio::time::Instant;
 
@@ -37,7 +37,7 @@ async fn queries_are_validated_before_any_provider() {
     let s = service(vec![mock.clone()]);
     for q in ["", " a ", &"x".repeat(401)] {
         let e = s.search(SearchRequest::new(q)).await.expect_err("invalid");
-        assert_eq!(e.kind(), SearchErrorKind::InvalidQuery, "{q:?}");
+        assert_eq!(e.kind(), ErrorKind::InvalidQuery, "{q:?}");
         assert!(e.suggestion().is_some());
     }
     let e = s
@@ -47,7 +47,7 @@ async fn queries_are_validated_before_any_provider() {
         })
         .await
         .expect_err("bad domain");
-    assert_eq!(e.kind(), SearchErrorKind::InvalidQuery);
+    assert_eq!(e.kind(), ErrorKind::InvalidQuery);
     assert_eq!(mock.request_count(), 0);
     assert!(
         s.search(SearchRequest::new("ok")).await.is_ok(),
@@ -231,9 +231,8 @@ async fn response_json_has_the_contract_shape() {
             unapplied_filters: vec!["safeSearch"],
         },
     ));
-    let first = Arc::new(
-        MockProvider::new("first").fail_with("shape", SearchErrorKind::AuthenticationFailed),
-    );
+    let first =
+        Arc::new(MockProvider::new("first").fail_with("shape", ErrorKind::AuthenticationFailed));
     let a = service(vec![first, mock])
         .search(SearchRequest::new("shape"))
         .await
@@ -281,7 +280,7 @@ async fn rate_limited_waits_for_retry_after_then_retries() {
         MockProvider::new("mock")
             .fail(
                 "qq",
-                simulated_error("mock", SearchErrorKind::RateLimited, Some(2_000)),
+                simulated_error("mock", ErrorKind::RateLimited, Some(2_000)),
             )
             .respond("qq", results(1)),
     );
@@ -304,7 +303,7 @@ async fn rate_limited_waits_for_retry_after_then_retries() {
 async fn a_long_retry_after_moves_on_to_the_next_provider() {
     let slow = Arc::new(MockProvider::new("slow").fail(
         "qq",
-        simulated_error("slow", SearchErrorKind::RateLimited, Some(60_000)),
+        simulated_error("slow", ErrorKind::RateLimited, Some(60_000)),
     ));
     let next = Arc::new(MockProvider::new("next").respond("qq", results(1)));
     let started = Instant::now();
@@ -315,13 +314,12 @@ async fn a_long_retry_after_moves_on_to_the_next_provider() {
     assert_eq!(slow.request_count(), 1);
     assert!(started.elapsed() < Duration::from_secs(1));
     assert_eq!(a.search_engine, "next");
-    assert_eq!(a.attempts[0].error_kind, SearchErrorKind::RateLimited);
+    assert_eq!(a.attempts[0].error_kind, ErrorKind::RateLimited);
 }
 
 #[tokio::test(start_paused = true)]
 async fn unavailable_backs_off_exponentially_for_three_attempts() {
-    let down =
-        Arc::new(MockProvider::new("down").fail_with("qq", SearchErrorKind::ServiceUnavailable));
+    let down = Arc::new(MockProvider::new("down").fail_with("qq", ErrorKind::ServiceUnavailable));
     let next = Arc::new(MockProvider::new("next").respond("qq", results(1)));
     let started = Instant::now();
     let a = service(vec![down.clone(), next])
@@ -344,8 +342,8 @@ async fn unavailable_backs_off_exponentially_for_three_attempts() {
 async fn unavailable_then_recovered_is_answered_by_the_same_provider() {
     let flaky = Arc::new(
         MockProvider::new("flaky")
-            .fail_with("qq", SearchErrorKind::ServiceUnavailable)
-            .fail_with("qq", SearchErrorKind::ServiceUnavailable)
+            .fail_with("qq", ErrorKind::ServiceUnavailable)
+            .fail_with("qq", ErrorKind::ServiceUnavailable)
             .respond("qq", results(2)),
     );
     let a = service(vec![flaky.clone()])
@@ -358,21 +356,21 @@ async fn unavailable_then_recovered_is_answered_by_the_same_provider() {
 
 #[tokio::test(start_paused = true)]
 async fn timeout_is_retried_once() {
-    let slow = Arc::new(MockProvider::new("slow").fail_with("qq", SearchErrorKind::Timeout));
+    let slow = Arc::new(MockProvider::new("slow").fail_with("qq", ErrorKind::Timeout));
     let e = service(vec![slow.clone()])
         .search(SearchRequest::new("qq"))
         .await
         .expect_err("fails");
     assert_eq!(slow.request_count(), 2);
-    assert_eq!(e.kind(), SearchErrorKind::Timeout);
+    assert_eq!(e.kind(), ErrorKind::Timeout);
 }
 
 #[tokio::test(start_paused = true)]
 async fn authentication_and_quota_are_never_retried() {
     for kind in [
-        SearchErrorKind::AuthenticationFailed,
-        SearchErrorKind::QuotaExceeded,
-        SearchErrorKind::Unknown,
+        ErrorKind::AuthenticationFailed,
+        ErrorKind::QuotaExceeded,
+        ErrorKind::Unknown,
     ] {
         let p = Arc::new(MockProvider::new("p").fail_with("qq", kind));
         let e = service(vec![p.clone()])
@@ -386,13 +384,13 @@ async fn authentication_and_quota_are_never_retried() {
 
 #[tokio::test(start_paused = true)]
 async fn invalid_query_is_not_passed_to_the_next_provider() {
-    let first = Arc::new(MockProvider::new("first").fail_with("qq", SearchErrorKind::InvalidQuery));
+    let first = Arc::new(MockProvider::new("first").fail_with("qq", ErrorKind::InvalidQuery));
     let second = Arc::new(MockProvider::new("second").respond("qq", results(1)));
     let e = service(vec![first.clone(), second.clone()])
         .search(SearchRequest::new("qq"))
         .await
         .expect_err("invalid");
-    assert_eq!(e.kind(), SearchErrorKind::InvalidQuery);
+    assert_eq!(e.kind(), ErrorKind::InvalidQuery);
     assert_eq!(first.request_count(), 1);
     assert_eq!(second.request_count(), 0);
 }
@@ -402,8 +400,8 @@ async fn google_rules_retry_network_errors_once_and_429_never() {
     let g = Arc::new(
         MockProvider::new("google")
             .with_retry_policy(RetryPolicy::google())
-            .fail_with("limited", SearchErrorKind::RateLimited)
-            .fail_with("down", SearchErrorKind::ServiceUnavailable),
+            .fail_with("limited", ErrorKind::RateLimited)
+            .fail_with("down", ErrorKind::ServiceUnavailable),
     );
     let s = service(vec![g.clone()]);
     s.search(SearchRequest::new("limited"))
@@ -431,7 +429,7 @@ async fn retry_policy_can_be_overridden_per_provider() {
     let g = Arc::new(
         MockProvider::new("google")
             .with_retry_policy(RetryPolicy::google())
-            .fail_with("qq", SearchErrorKind::RateLimited)
+            .fail_with("qq", ErrorKind::RateLimited)
             .respond("qq", results(1)),
     );
     let s = SearchService::builder()
@@ -449,15 +447,15 @@ async fn retry_policy_can_be_overridden_per_provider() {
 
 #[tokio::test]
 async fn fallback_names_the_answering_provider_and_the_failed_attempts() {
-    let a = Arc::new(MockProvider::new("a").fail_with("qq", SearchErrorKind::AuthenticationFailed));
-    let b = Arc::new(MockProvider::new("b").fail_with("qq", SearchErrorKind::QuotaExceeded));
+    let a = Arc::new(MockProvider::new("a").fail_with("qq", ErrorKind::AuthenticationFailed));
+    let b = Arc::new(MockProvider::new("b").fail_with("qq", ErrorKind::QuotaExceeded));
     let c = Arc::new(MockProvider::new("c").respond("qq", results(1)));
     let r = service(vec![a, b, c])
         .search(SearchRequest::new("qq"))
         .await
         .expect("ok");
     assert_eq!(r.search_engine, "c");
-    let tried: Vec<(String, SearchErrorKind)> = r
+    let tried: Vec<(String, ErrorKind)> = r
         .attempts
         .iter()
         .map(|a| (a.provider.clone(), a.error_kind))
@@ -465,16 +463,16 @@ async fn fallback_names_the_answering_provider_and_the_failed_attempts() {
     assert_eq!(
         tried,
         [
-            ("a".to_owned(), SearchErrorKind::AuthenticationFailed),
-            ("b".to_owned(), SearchErrorKind::QuotaExceeded)
+            ("a".to_owned(), ErrorKind::AuthenticationFailed),
+            ("b".to_owned(), ErrorKind::QuotaExceeded)
         ]
     );
 }
 
 #[tokio::test]
 async fn a_fully_failed_search_says_what_each_provider_answered() {
-    let a = Arc::new(MockProvider::new("a").fail_with("qq", SearchErrorKind::AuthenticationFailed));
-    let b = Arc::new(MockProvider::new("b").fail_with("qq", SearchErrorKind::QuotaExceeded));
+    let a = Arc::new(MockProvider::new("a").fail_with("qq", ErrorKind::AuthenticationFailed));
+    let b = Arc::new(MockProvider::new("b").fail_with("qq", ErrorKind::QuotaExceeded));
     let e = service(vec![a, b])
         .search(SearchRequest::new("qq"))
         .await
@@ -484,22 +482,18 @@ async fn a_fully_failed_search_says_what_each_provider_answered() {
     assert_eq!(lines.len(), 3, "{e}");
     assert!(lines[1].starts_with("- a: "), "{e}");
     assert!(lines[2].starts_with("- b: "), "{e}");
-    let kinds: Vec<SearchErrorKind> = e.attempts().iter().map(|a| a.error_kind).collect();
+    let kinds: Vec<ErrorKind> = e.attempts().iter().map(|a| a.error_kind).collect();
     assert_eq!(
         kinds,
-        [
-            SearchErrorKind::AuthenticationFailed,
-            SearchErrorKind::QuotaExceeded
-        ]
+        [ErrorKind::AuthenticationFailed, ErrorKind::QuotaExceeded]
     );
-    assert_eq!(e.kind(), SearchErrorKind::AuthenticationFailed);
+    assert_eq!(e.kind(), ErrorKind::AuthenticationFailed);
 }
 
 #[tokio::test]
 async fn an_explicit_provider_is_asked_alone() {
     let a = Arc::new(MockProvider::new("brave").respond("qq", results(1)));
-    let b =
-        Arc::new(MockProvider::new("tavily").fail_with("qq", SearchErrorKind::ServiceUnavailable));
+    let b = Arc::new(MockProvider::new("tavily").fail_with("qq", ErrorKind::ServiceUnavailable));
     let s = service(vec![a.clone(), b.clone()]);
     let e = s
         .search(SearchRequest {
@@ -508,7 +502,7 @@ async fn an_explicit_provider_is_asked_alone() {
         })
         .await
         .expect_err("tavily alone");
-    assert_eq!(e.kind(), SearchErrorKind::ServiceUnavailable);
+    assert_eq!(e.kind(), ErrorKind::ServiceUnavailable);
     assert_eq!(a.request_count(), 0);
 
     let e = s
@@ -518,7 +512,7 @@ async fn an_explicit_provider_is_asked_alone() {
         })
         .await
         .expect_err("not built");
-    assert_eq!(e.kind(), SearchErrorKind::NotConfigured);
+    assert_eq!(e.kind(), ErrorKind::NotConfigured);
     assert!(
         e.message().contains("GOOGLE_SEARCH_API_KEY")
             && e.message().contains("GOOGLE_SEARCH_ENGINE_ID"),
@@ -540,7 +534,7 @@ async fn an_explicit_provider_is_asked_alone() {
         })
         .await
         .expect_err("unknown");
-    assert_eq!(e.kind(), SearchErrorKind::NotConfigured);
+    assert_eq!(e.kind(), ErrorKind::NotConfigured);
     assert!(
         e.suggestion().unwrap_or("").contains("brave, tavily"),
         "{e:?}"
@@ -551,7 +545,7 @@ async fn an_explicit_provider_is_asked_alone() {
 async fn no_provider_at_all_is_not_configured() {
     let s = SearchService::builder().build().expect("service");
     let e = s.search(SearchRequest::new("qq")).await.expect_err("none");
-    assert_eq!(e.kind(), SearchErrorKind::NotConfigured);
+    assert_eq!(e.kind(), ErrorKind::NotConfigured);
 }
 
 // --- rate limits ---
@@ -608,7 +602,7 @@ async fn the_queue_is_bounded_and_then_fails_rate_limited() {
         match t.await.expect("task") {
             Ok(_) => ok += 1,
             Err(e) => {
-                assert_eq!(e.kind(), SearchErrorKind::RateLimited);
+                assert_eq!(e.kind(), ErrorKind::RateLimited);
                 assert!(e.retry_after_ms().is_some());
                 limited += 1;
             }
@@ -626,7 +620,7 @@ async fn a_rate_not_above_zero_is_refused_at_build() {
         .rate_limit("brave", RateLimit::new(0.0, 1))
         .build()
         .expect_err("bad rate");
-    assert_eq!(e.kind(), SearchErrorKind::NotConfigured);
+    assert_eq!(e.kind(), ErrorKind::NotConfigured);
 }
 
 // --- cache ---
@@ -712,8 +706,7 @@ async fn answers_are_cached_by_normalised_request() {
 
 #[tokio::test]
 async fn failures_are_not_cached() {
-    let mock =
-        Arc::new(MockProvider::new("mock").fail_with("qq", SearchErrorKind::AuthenticationFailed));
+    let mock = Arc::new(MockProvider::new("mock").fail_with("qq", ErrorKind::AuthenticationFailed));
     let cache = Arc::new(MemoryCache::default());
     let s = SearchService::builder()
         .provider(mock.clone())
@@ -779,7 +772,7 @@ async fn a_timeout_is_retried_once_with_twice_the_time() {
         .search(SearchRequest::new("qq"))
         .await
         .expect_err("times out twice");
-    assert_eq!(e.kind(), SearchErrorKind::Timeout);
+    assert_eq!(e.kind(), ErrorKind::Timeout);
     assert_eq!(e.provider(), Some("stuck"));
     assert_eq!(stuck.request_count(), 2);
 }
@@ -794,7 +787,7 @@ async fn a_keyless_provider_left_out_of_the_chain_says_so() {
         })
         .await
         .expect_err("not in chain");
-    assert_eq!(e.kind(), SearchErrorKind::NotConfigured);
+    assert_eq!(e.kind(), ErrorKind::NotConfigured);
     assert!(e.message().contains("chain"), "{e}");
     assert!(
         e.suggestion().unwrap_or("").contains("[search].providers"),

@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use farsight_search::{
-    DateRange, Provider, ProviderQuery, ProviderSettings, SearchDepth, SearchErrorKind, Topic,
+    DateRange, ErrorKind, Provider, ProviderQuery, ProviderSettings, SearchDepth, Topic,
     build_provider,
 };
 use serde_json::{Value, json};
@@ -154,32 +154,17 @@ async fn exclusions_are_sent_when_nothing_is_included() {
 #[tokio::test]
 async fn documented_errors_are_mapped() {
     let cases = [
-        (400, "error_400.json", None, SearchErrorKind::InvalidQuery),
-        (
-            401,
-            "error_401.json",
-            None,
-            SearchErrorKind::AuthenticationFailed,
-        ),
-        (402, "error_402.json", None, SearchErrorKind::QuotaExceeded),
+        (400, "error_400.json", None, ErrorKind::InvalidQuery),
+        (401, "error_401.json", None, ErrorKind::AuthenticationFailed),
+        (402, "error_402.json", None, ErrorKind::QuotaExceeded),
         (
             403,
             "error_403_prohibited.json",
             None,
-            SearchErrorKind::InvalidQuery,
+            ErrorKind::InvalidQuery,
         ),
-        (
-            429,
-            "error_429.json",
-            Some("2"),
-            SearchErrorKind::RateLimited,
-        ),
-        (
-            500,
-            "error_500.json",
-            None,
-            SearchErrorKind::ServiceUnavailable,
-        ),
+        (429, "error_429.json", Some("2"), ErrorKind::RateLimited),
+        (500, "error_500.json", None, ErrorKind::ServiceUnavailable),
     ];
     for (status, fixture, retry_after, kind) in cases {
         let body = std::fs::read_to_string(format!(
@@ -210,7 +195,7 @@ async fn an_echoed_key_never_reaches_the_error() {
         format!(r#"{{"requestId":"x","error":"Invalid API key {KEY}","tag":"INVALID_API_KEY"}}"#);
     mount(&server, json_reply(401, &body)).await;
     let error = provider(&server).search(&query("rust")).await.unwrap_err();
-    assert_eq!(error.kind(), SearchErrorKind::AuthenticationFailed);
+    assert_eq!(error.kind(), ErrorKind::AuthenticationFailed);
     assert!(!error.message().contains(KEY), "{error}");
     assert!(!format!("{error:?}").contains(KEY));
     assert!(!format!("{:?}", provider(&server)).contains(KEY));
@@ -220,7 +205,7 @@ async fn an_echoed_key_never_reaches_the_error() {
 async fn a_missing_key_is_not_configured_and_names_the_variable() {
     let client = support::client();
     let error = build_provider("exa", &ProviderSettings::default(), client).unwrap_err();
-    assert_eq!(error.kind(), SearchErrorKind::NotConfigured);
+    assert_eq!(error.kind(), ErrorKind::NotConfigured);
     assert!(error.message().contains("EXA_API_KEY"), "{error}");
 }
 

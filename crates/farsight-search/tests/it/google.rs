@@ -1,7 +1,7 @@
 //! Google Custom Search JSON API against a local server.
 
 use farsight_search::{
-    DateRange, ProviderSettings, SearchErrorKind, SearchRequest, Topic, build_provider,
+    DateRange, ErrorKind, ProviderSettings, SearchRequest, Topic, build_provider,
 };
 use wiremock::matchers::{method, path, query_param, query_param_is_missing};
 use wiremock::{Mock, MockServer, ResponseTemplate};
@@ -118,17 +118,13 @@ async fn errors_carry_status_and_a_short_hint() {
         (
             400,
             "error_key_invalid.json",
-            SearchErrorKind::AuthenticationFailed,
+            ErrorKind::AuthenticationFailed,
         ),
-        (400, "error_bad_cx.json", SearchErrorKind::InvalidQuery),
-        (
-            403,
-            "error_access.json",
-            SearchErrorKind::AuthenticationFailed,
-        ),
-        (429, "error_quota.json", SearchErrorKind::QuotaExceeded),
-        (429, "error_rate.json", SearchErrorKind::RateLimited),
-        (500, "error_500.json", SearchErrorKind::ServiceUnavailable),
+        (400, "error_bad_cx.json", ErrorKind::InvalidQuery),
+        (403, "error_access.json", ErrorKind::AuthenticationFailed),
+        (429, "error_quota.json", ErrorKind::QuotaExceeded),
+        (429, "error_rate.json", ErrorKind::RateLimited),
+        (500, "error_500.json", ErrorKind::ServiceUnavailable),
     ] {
         let server = MockServer::start().await;
         Mock::given(method("GET"))
@@ -190,7 +186,7 @@ async fn both_variables_are_required() {
         ..ProviderSettings::default()
     };
     let e = build_provider("google", &only_key, client()).expect_err("no cx");
-    assert_eq!(e.kind(), SearchErrorKind::NotConfigured);
+    assert_eq!(e.kind(), ErrorKind::NotConfigured);
     assert!(e.message().contains("GOOGLE_SEARCH_ENGINE_ID"), "{e}");
     let only_cx = ProviderSettings {
         engine_id: Some("cx".into()),

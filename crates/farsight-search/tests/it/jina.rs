@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use farsight_search::{
-    DateRange, Provider, ProviderQuery, ProviderSettings, SearchDepth, SearchErrorKind, Topic,
+    DateRange, ErrorKind, Provider, ProviderQuery, ProviderSettings, SearchDepth, Topic,
     build_provider,
 };
 use serde_json::{Value, json};
@@ -137,19 +137,9 @@ async fn the_no_results_422_is_an_empty_answer() {
 #[tokio::test]
 async fn documented_errors_are_mapped() {
     let cases = [
-        (
-            401,
-            "error_401.json",
-            None,
-            SearchErrorKind::AuthenticationFailed,
-        ),
-        (402, "error_402.json", None, SearchErrorKind::QuotaExceeded),
-        (
-            429,
-            "error_429.json",
-            Some("21"),
-            SearchErrorKind::RateLimited,
-        ),
+        (401, "error_401.json", None, ErrorKind::AuthenticationFailed),
+        (402, "error_402.json", None, ErrorKind::QuotaExceeded),
+        (429, "error_429.json", Some("21"), ErrorKind::RateLimited),
     ];
     for (status, name, retry_after, kind) in cases {
         let server = MockServer::start().await;
@@ -166,14 +156,14 @@ async fn documented_errors_are_mapped() {
     let server = MockServer::start().await;
     mount(&server, 503, "upstream connect error", None).await;
     let error = provider(&server).search(&query("rust")).await.unwrap_err();
-    assert_eq!(error.kind(), SearchErrorKind::ServiceUnavailable);
+    assert_eq!(error.kind(), ErrorKind::ServiceUnavailable);
 }
 
 #[tokio::test]
 async fn a_missing_key_is_not_configured_and_names_the_variable() {
     let client = support::client();
     let error = build_provider("jina", &ProviderSettings::default(), client).unwrap_err();
-    assert_eq!(error.kind(), SearchErrorKind::NotConfigured);
+    assert_eq!(error.kind(), ErrorKind::NotConfigured);
     assert!(error.message().contains("JINA_API_KEY"), "{error}");
 }
 

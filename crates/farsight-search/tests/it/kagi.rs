@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use farsight_search::{
-    DateRange, Provider, ProviderQuery, ProviderSettings, SearchDepth, SearchErrorKind, Topic,
+    DateRange, ErrorKind, Provider, ProviderQuery, ProviderSettings, SearchDepth, Topic,
     build_provider,
 };
 use wiremock::matchers::{header, method, path, query_param};
@@ -109,38 +109,34 @@ async fn envelope_errors_and_statuses_are_mapped() {
         (
             401,
             fixture("error_unauthorized.json"),
-            SearchErrorKind::AuthenticationFailed,
+            ErrorKind::AuthenticationFailed,
         ),
         (
             402,
             fixture("error_insufficient_credit.json"),
-            SearchErrorKind::QuotaExceeded,
+            ErrorKind::QuotaExceeded,
         ),
         // Errors inside a 200 body are errors too.
         (
             200,
             fixture("error_insufficient_credit.json"),
-            SearchErrorKind::QuotaExceeded,
+            ErrorKind::QuotaExceeded,
         ),
         (
             400,
             fixture("error_malformed.json"),
-            SearchErrorKind::InvalidQuery,
+            ErrorKind::InvalidQuery,
         ),
         (
             500,
             fixture("error_internal.json"),
-            SearchErrorKind::ServiceUnavailable,
+            ErrorKind::ServiceUnavailable,
         ),
-        (
-            429,
-            "Too Many Requests".to_owned(),
-            SearchErrorKind::RateLimited,
-        ),
+        (429, "Too Many Requests".to_owned(), ErrorKind::RateLimited),
         (
             503,
             "<html>maintenance</html>".to_owned(),
-            SearchErrorKind::ServiceUnavailable,
+            ErrorKind::ServiceUnavailable,
         ),
     ];
     for (status, body, kind) in cases {
@@ -156,7 +152,7 @@ async fn envelope_errors_and_statuses_are_mapped() {
         assert_eq!(error.status(), Some(status));
         assert_eq!(error.provider(), Some("kagi"));
         assert!(!error.message().contains(KEY));
-        if kind == SearchErrorKind::RateLimited {
+        if kind == ErrorKind::RateLimited {
             assert_eq!(error.retry_after_ms(), Some(4_000));
         }
     }
@@ -166,7 +162,7 @@ async fn envelope_errors_and_statuses_are_mapped() {
 async fn a_missing_key_is_not_configured_and_names_the_variable() {
     let client = support::client();
     let error = build_provider("kagi", &ProviderSettings::default(), client).unwrap_err();
-    assert_eq!(error.kind(), SearchErrorKind::NotConfigured);
+    assert_eq!(error.kind(), ErrorKind::NotConfigured);
     assert!(error.message().contains("KAGI_API_KEY"), "{error}");
 }
 

@@ -3,7 +3,7 @@
 use std::time::SystemTime;
 
 use farsight_search::{
-    DateRange, ProviderSettings, SearchErrorKind, SearchRequest, Topic, build_provider,
+    DateRange, ErrorKind, ProviderSettings, SearchRequest, Topic, build_provider,
 };
 use wiremock::matchers::{method, path, query_param};
 use wiremock::{Mock, MockServer, ResponseTemplate};
@@ -150,7 +150,7 @@ async fn empty_and_failed_engines_differ() {
         .search(SearchRequest::new("rust"))
         .await
         .expect_err("engines failed");
-    assert_eq!(e.kind(), SearchErrorKind::ServiceUnavailable);
+    assert_eq!(e.kind(), ErrorKind::ServiceUnavailable);
     assert!(e.message().contains("CAPTCHA"), "{e}");
 }
 
@@ -169,7 +169,7 @@ async fn json_disabled_is_explained() {
         .search(SearchRequest::new("rust"))
         .await
         .expect_err("403");
-    assert_eq!(e.kind(), SearchErrorKind::NotConfigured);
+    assert_eq!(e.kind(), ErrorKind::NotConfigured);
     assert!(e.message().contains("JSON"), "{e}");
     assert!(
         e.suggestion().unwrap_or("").contains("search.formats"),
@@ -193,12 +193,12 @@ async fn limiter_429_is_rate_limited() {
         .search(SearchRequest::new("rust"))
         .await
         .expect_err("429");
-    assert_eq!(e.kind(), SearchErrorKind::RateLimited);
+    assert_eq!(e.kind(), ErrorKind::RateLimited);
 }
 
 #[tokio::test]
 async fn the_url_is_required() {
     let e = build_provider("searxng", &ProviderSettings::default(), client()).expect_err("no url");
-    assert_eq!(e.kind(), SearchErrorKind::NotConfigured);
+    assert_eq!(e.kind(), ErrorKind::NotConfigured);
     assert!(e.message().contains("SEARXNG_URL"), "{e}");
 }

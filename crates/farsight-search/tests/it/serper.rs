@@ -1,6 +1,6 @@
 //! Serper against a local server.
 
-use farsight_search::{DateRange, SearchErrorKind, SearchRequest, Topic};
+use farsight_search::{DateRange, ErrorKind, SearchRequest, Topic};
 use wiremock::matchers::{body_json, header, method, path};
 use wiremock::{Mock, MockServer, ResponseTemplate};
 
@@ -85,9 +85,9 @@ async fn empty_answer() {
 #[tokio::test]
 async fn documented_errors_map_to_kinds() {
     for (status, file, kind) in [
-        (403, "error_403.json", SearchErrorKind::AuthenticationFailed),
-        (400, "error_credits.json", SearchErrorKind::QuotaExceeded),
-        (429, "error_429.json", SearchErrorKind::RateLimited),
+        (403, "error_403.json", ErrorKind::AuthenticationFailed),
+        (400, "error_credits.json", ErrorKind::QuotaExceeded),
+        (429, "error_429.json", ErrorKind::RateLimited),
     ] {
         let server = MockServer::start().await;
         Mock::given(method("POST"))

@@ -1,6 +1,6 @@
 //! Tavily against a local server replaying its documented answers.
 
-use farsight_search::{DateRange, SearchDepth, SearchErrorKind, SearchRequest, Topic};
+use farsight_search::{DateRange, ErrorKind, SearchDepth, SearchRequest, Topic};
 use wiremock::matchers::{body_json, header, method, path};
 use wiremock::{Mock, MockServer, ResponseTemplate};
 
@@ -106,12 +106,12 @@ async fn empty_answer() {
 #[tokio::test]
 async fn documented_errors_map_to_kinds() {
     for (status, file, kind) in [
-        (401, "error_401.json", SearchErrorKind::AuthenticationFailed),
-        (432, "error_432.json", SearchErrorKind::QuotaExceeded),
-        (433, "error_433.json", SearchErrorKind::QuotaExceeded),
-        (429, "error_429.json", SearchErrorKind::RateLimited),
-        (400, "error_400.json", SearchErrorKind::InvalidQuery),
-        (500, "error_500.json", SearchErrorKind::ServiceUnavailable),
+        (401, "error_401.json", ErrorKind::AuthenticationFailed),
+        (432, "error_432.json", ErrorKind::QuotaExceeded),
+        (433, "error_433.json", ErrorKind::QuotaExceeded),
+        (429, "error_429.json", ErrorKind::RateLimited),
+        (400, "error_400.json", ErrorKind::InvalidQuery),
+        (500, "error_500.json", ErrorKind::ServiceUnavailable),
     ] {
         let server = MockServer::start().await;
         let mut response = json(status, fixture("tavily", file));

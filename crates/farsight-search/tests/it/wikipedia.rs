@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use farsight_search::{
-    DateRange, Provider, ProviderQuery, ProviderSettings, SearchDepth, SearchErrorKind, Topic,
+    DateRange, ErrorKind, Provider, ProviderQuery, ProviderSettings, SearchDepth, Topic,
     build_provider,
 };
 use wiremock::matchers::{header_regex, method, path, query_param};
@@ -124,27 +124,27 @@ async fn errors_inside_200_bodies_are_found() {
     )
     .await;
     let error = provider(&server).search(&query("rust")).await.unwrap_err();
-    assert_eq!(error.kind(), SearchErrorKind::ServiceUnavailable, "{error}");
+    assert_eq!(error.kind(), ErrorKind::ServiceUnavailable, "{error}");
     assert_eq!(error.retry_after_ms(), Some(7_000));
     assert!(error.message().contains("maxlag"));
 
     let server = MockServer::start().await;
     mount(&server, json_reply(200, &fixture("error_ratelimited.json"))).await;
     let error = provider(&server).search(&query("rust")).await.unwrap_err();
-    assert_eq!(error.kind(), SearchErrorKind::RateLimited);
+    assert_eq!(error.kind(), ErrorKind::RateLimited);
 
     let server = MockServer::start().await;
     mount(&server, json_reply(200, &fixture("error_badvalue.json"))).await;
     let error = provider(&server).search(&query("rust")).await.unwrap_err();
-    assert_eq!(error.kind(), SearchErrorKind::InvalidQuery);
+    assert_eq!(error.kind(), ErrorKind::InvalidQuery);
 }
 
 #[tokio::test]
 async fn http_errors_are_mapped() {
     let cases = [
-        (429, SearchErrorKind::RateLimited),
-        (403, SearchErrorKind::Unknown),
-        (503, SearchErrorKind::ServiceUnavailable),
+        (429, ErrorKind::RateLimited),
+        (403, ErrorKind::Unknown),
+        (503, ErrorKind::ServiceUnavailable),
     ];
     for (status, kind) in cases {
         let server = MockServer::start().await;

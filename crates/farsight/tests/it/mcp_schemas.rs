@@ -312,6 +312,32 @@ async fn schemas_are_standard_and_every_answer_validates() {
         ),
         ("web_search", json!({"query": "schema check"}), false, ""),
         ("web_search", json!({"query": "x"}), true, "invalidQuery"),
+        // Arguments as the Inspector sends them are read; what cannot be read
+        // is an error result that matches the schema, never a protocol error.
+        (
+            "web_search",
+            json!({"query": "schema check", "maxResults": "2", "safeSearch": "false"}),
+            false,
+            "",
+        ),
+        (
+            "web_search",
+            json!({"query": "schema check", "maxResults": "many"}),
+            true,
+            "invalidArgument",
+        ),
+        (
+            "web_fetch",
+            json!({"url": pages.url("/page"), "includeLinks": "perhaps"}),
+            true,
+            "invalidArgument",
+        ),
+        (
+            "web_fetch",
+            json!({"url": pages.url("/page"), "selector": "p["}),
+            true,
+            "invalidArgument",
+        ),
         (
             "web_search",
             json!({"query": "wrong key check"}),
