@@ -14,7 +14,7 @@
 // A local server on 127.0.0.1 stands in for the web and for Brave's API (in
 // its documented wire format); nothing reaches the internet.
 
-import { spawn, execFile } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -27,6 +27,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
 import { startFakeWeb } from './fake_web.mjs';
+import { cleanEnv, startHttpServer as startFarsightHttp } from './farsight_process.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const TOKEN = 'client-check-token';
@@ -44,17 +45,6 @@ const { values: opts } = parseArgs({
   },
 });
 const binary = path.resolve(process.cwd(), opts.binary);
-
-/** The environment farsight runs in: nothing from the caller's providers or settings. */
-function cleanEnv(extra) {
-  const env = {};
-  for (const [k, v] of Object.entries(process.env)) {
-    if (/^(FARSIGHT_|WEB_FETCH|WEB_SEARCH|RUST_LOG)/.test(k)) continue;
-    if (/(_API_KEY|_ENGINE_ID)$/.test(k) || k === 'SEARXNG_URL') continue;
-    env[k] = v;
-  }
-  return { ...env, ...extra };
-}
 
 /** What every transport is asked: [label, tool, arguments, expectation]. */
 function cases(base) {
@@ -168,22 +158,9 @@ async function sdkOverStdio(web, config) {
   await client.close();
 }
 
-/** Starts `farsight mcp --http` on a free port; resolves with its URL and process. */
+/** Starts `farsight mcp --http` with the check's token; resolves with its URL and process. */
 function startHttpServer(config, extraEnv = {}) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(binary, ['mcp', '--http', '127.0.0.1:0'], {
-      env: cleanEnv({ FARSIGHT_CONFIG: config, FARSIGHT_HTTP_TOKEN: TOKEN, ...extraEnv }),
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    let seen = '';
-    child.stderr.setEncoding('utf8');
-    child.stderr.on('data', (chunk) => {
-      seen += chunk;
-      const m = seen.match(/serving MCP at (\S+)\r?\n/);
-      if (m) resolve({ url: m[1], child });
-    });
-    child.on('exit', (code) => reject(new Error(`farsight mcp --http exited (${code}): ${seen}`)));
-  });
+  return startFarsightHttp(binary, { FARSIGHT_CONFIG: config, FARSIGHT_HTTP_TOKEN: TOKEN, ...extraEnv });
 }
 
 async function sdkOverHttp(web, config) {

@@ -12,12 +12,13 @@
 // rebinding protection. The suite's client sends no bearer token, so the
 // server listens on loopback without one (as a local user runs it).
 
-import { spawn, execFile } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, promisify } from 'node:util';
+import { startHttpServer } from './farsight_process.mjs';
 
 const SCENARIOS = ['server-initialize', 'ping', 'tools-list', 'dns-rebinding-protection'];
 
@@ -27,31 +28,13 @@ const { values: opts } = parseArgs({
 });
 const binary = path.resolve(process.cwd(), opts.binary);
 
-function start(config) {
-  return new Promise((resolve, reject) => {
-    const env = Object.fromEntries(Object.entries(process.env).filter(([k]) =>
-      !/^(FARSIGHT_|WEB_FETCH|WEB_SEARCH|RUST_LOG)/.test(k) && !/(_API_KEY|_ENGINE_ID)$/.test(k) && k !== 'SEARXNG_URL'));
-    const child = spawn(binary, ['mcp', '--http', '127.0.0.1:0'], {
-      env: { ...env, FARSIGHT_CONFIG: config },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    let seen = '';
-    child.stderr.setEncoding('utf8');
-    child.stderr.on('data', (chunk) => {
-      seen += chunk;
-      const m = seen.match(/serving MCP at (\S+)\r?\n/);
-      if (m) resolve({ url: m[1], child });
-    });
-    child.on('exit', (code) => reject(new Error(`farsight mcp --http exited (${code}): ${seen}`)));
-  });
-}
 
 async function main() {
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'farsight-conformance-'));
   const config = path.join(tmp, 'farsight.toml');
   // No call reaches a provider or a page; the cache stays in the temporary directory.
   writeFileSync(config, `[cache]\ndir = ${JSON.stringify(path.join(tmp, 'cache'))}\n`);
-  const server = await start(config);
+  const server = await startHttpServer(binary, { FARSIGHT_CONFIG: config });
   const bin = path.join(here, 'node_modules', '.bin', 'conformance');
   const failed = [];
   try {

@@ -52,11 +52,12 @@ fn describe(field: &str, given: Option<&Value>, schema: &JsonObject, fallback: &
             first_clause(fallback)
         );
     }
-    let expects = schema
-        .get("properties")
-        .and_then(|p| p.get(field))
+    // An alias (`max_results`) is not listed: look it up by its camelCase name.
+    let expects = [field.to_owned(), camel_case(field)]
+        .iter()
+        .find_map(|name| schema.get("properties").and_then(|p| p.get(name)))
         .map(|p| expectation(p, schema))
-        .unwrap_or_else(|| first_clause(fallback));
+        .unwrap_or_else(|| expected_clause(fallback));
     match given {
         None => format!("`{field}` is required: {expects}"),
         Some(v) => format!("`{field}` must be {expects}; got {}", shown(v)),
@@ -159,6 +160,33 @@ fn shown(v: &Value) -> String {
     format!("{cut}...")
 }
 
+/// `max_results` → `maxResults`.
+fn camel_case(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    let mut upper = false;
+    for c in name.chars() {
+        if c == '_' {
+            upper = true;
+        } else if upper {
+            out.extend(c.to_uppercase());
+            upper = false;
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// What a deserializer's message says was expected ("... expected a whole
+/// number"), for a field the schema does not list.
+fn expected_clause(message: &str) -> String {
+    let message = first_clause(message);
+    match message.rsplit_once("expected ") {
+        Some((_, what)) => what.trim_end_matches('.').to_owned(),
+        None => "a valid value".to_owned(),
+    }
+}
+
 /// A deserializer's message up to its position suffix.
 fn first_clause(message: &str) -> String {
     message
@@ -227,6 +255,17 @@ mod tests {
         );
         let e = read(json!({"query": 42})).unwrap_err();
         assert_eq!(e.message, "`query` must be a string; got 42");
+    }
+
+    #[test]
+    fn an_alias_is_described_by_its_listed_field() {
+        let e = read(json!({"query": "rust", "max_results": "many"})).unwrap_err();
+        assert_eq!(
+            e.message,
+            "`max_results` must be a whole number from 1 to 20; got \"many\""
+        );
+        let e = read(json!({"query": "rust", "num": "many"})).unwrap_err();
+        assert_eq!(e.message, "`num` must be a whole number; got \"many\"");
     }
 
     #[test]

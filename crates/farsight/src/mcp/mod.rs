@@ -16,6 +16,7 @@ use rmcp::{ServerHandler, tool, tool_handler, tool_router};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 pub use http::serve_http;
+pub use schema::STANDARD_FORMATS;
 pub use stdio::serve_stdio;
 
 use crate::context::{WEB_SEARCH_DESCRIPTION, render_search_text};

@@ -87,7 +87,7 @@ fn root_object<T: JsonSchema>(contract: Contract) -> JsonObject {
 
 /// The formats of JSON Schema 2020-12 (§7.3 of the validation vocabulary);
 /// any other is dropped.
-const STANDARD_FORMATS: [&str; 19] = [
+pub const STANDARD_FORMATS: [&str; 19] = [
     "date-time",
     "date",
     "time",

@@ -18,33 +18,12 @@ use crate::mcp_http::HttpServer;
 use crate::search_support::{PROVIDER_VARS, brave_body};
 use crate::support::{Canned, PageServer, standard_pages};
 
+use farsight::mcp::STANDARD_FORMATS;
+
 const BIN: &str = env!("CARGO_BIN_EXE_farsight");
 
 /// What `tools/list` may cost, both tools together (characters / 4).
 const TOKEN_BUDGET: usize = 1_500;
-
-/// The formats JSON Schema 2020-12 defines.
-const STANDARD_FORMATS: [&str; 19] = [
-    "date-time",
-    "date",
-    "time",
-    "duration",
-    "email",
-    "idn-email",
-    "hostname",
-    "idn-hostname",
-    "ipv4",
-    "ipv6",
-    "uri",
-    "uri-reference",
-    "iri",
-    "iri-reference",
-    "uuid",
-    "uri-template",
-    "json-pointer",
-    "relative-json-pointer",
-    "regex",
-];
 
 /// A page server with what each fetch case needs besides the standard pages.
 async fn pages() -> PageServer {
