@@ -57,6 +57,9 @@ const INSTRUCTIONS: &str = "\
 farsight gives you the web: web_search (when offered) finds pages, web_fetch reads one whose URL you know. \
 Follow nextStartIndex only as far as you need; errors carry a suggestion.";
 
+/// The server is serving as many calls as `[server].max_in_flight` allows.
+struct Overloaded;
+
 /// The MCP server: the service behind the tools, and their router.
 #[derive(Clone)]
 pub struct FarsightMcp {
@@ -92,24 +95,18 @@ impl FarsightMcp {
         self
     }
 
-    /// A permit for one call, or the error answer when the server is full.
-    fn admit(&self, url: &str) -> Result<Option<OwnedSemaphorePermit>, CallToolResult> {
-        let Some(calls) = &self.calls else {
-            return Ok(None);
-        };
-        calls.clone().try_acquire_owned().map(Some).map_err(|_| {
-            let answer = FetchResponse {
-                url: url.to_owned(),
-                status: FetchStatus::Error,
-                error_kind: Some(ErrorKind::Overloaded),
-                message: Some(OVERLOADED_MESSAGE.to_owned()),
-                suggestion: Some(OVERLOADED_SUGGESTION.to_owned()),
-                retryable: Some(true),
-                retry_after_ms: Some(OVERLOADED_RETRY_MS),
-                ..FetchResponse::default()
-            };
-            tool_result(&answer, true, |_| String::new())
-        })
+    /// A permit for one call (`None` when calls are not bounded), or `Err`
+    /// when the server is serving as many calls as it may; each tool answers
+    /// that with its own `overloaded` error.
+    fn admit(&self) -> Result<Option<OwnedSemaphorePermit>, Overloaded> {
+        match &self.calls {
+            None => Ok(None),
+            Some(calls) => calls
+                .clone()
+                .try_acquire_owned()
+                .map(Some)
+                .map_err(|_| Overloaded),
+        }
     }
 
     /// The service behind the tools.
@@ -140,15 +137,12 @@ impl FarsightMcp {
                 return tool_result(&refused, true, |_| String::new());
             }
         };
-        let _permit = match self.calls.as_ref().map(|c| c.clone().try_acquire_owned()) {
-            Some(Err(_)) => {
-                let refused = SearchError::new(ErrorKind::Overloaded, OVERLOADED_MESSAGE)
-                    .with_query(request.query.clone())
-                    .with_retry_after_ms(Some(OVERLOADED_RETRY_MS))
-                    .with_suggestion(OVERLOADED_SUGGESTION);
-                return tool_result(&refused, true, |_| String::new());
-            }
-            permit => permit.and_then(Result::ok),
+        let Ok(_permit) = self.admit() else {
+            let refused = SearchError::new(ErrorKind::Overloaded, OVERLOADED_MESSAGE)
+                .with_query(request.query.clone())
+                .with_retry_after_ms(Some(OVERLOADED_RETRY_MS))
+                .with_suggestion(OVERLOADED_SUGGESTION);
+            return tool_result(&refused, true, |_| String::new());
         };
         match self
             .service
@@ -189,9 +183,18 @@ impl FarsightMcp {
                 return tool_result(&refused, true, |_| String::new());
             }
         };
-        let _permit = match self.admit(&request.url) {
-            Ok(permit) => permit,
-            Err(refused) => return refused,
+        let Ok(_permit) = self.admit() else {
+            let refused = FetchResponse {
+                url: request.url.clone(),
+                status: FetchStatus::Error,
+                error_kind: Some(ErrorKind::Overloaded),
+                message: Some(OVERLOADED_MESSAGE.to_owned()),
+                suggestion: Some(OVERLOADED_SUGGESTION.to_owned()),
+                retryable: Some(true),
+                retry_after_ms: Some(OVERLOADED_RETRY_MS),
+                ..FetchResponse::default()
+            };
+            return tool_result(&refused, true, |_| String::new());
         };
         let answer = self
             .service
