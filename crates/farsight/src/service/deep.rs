@@ -14,11 +14,11 @@ use std::time::Duration;
 use farsight_extract::{
     ExtractOptions, Format, estimate_tokens, select_within_budget, share_budget,
 };
-use farsight_net::{FetchOptions, Fetcher, PageKind};
+use farsight_net::{Cache, FetchOptions, Fetcher, PageKind};
 use tokio::sync::Semaphore;
 use tokio::task::JoinSet;
 
-use super::extract::extract_document;
+use super::extracted::DocumentCache;
 use farsight_search::{ErrorKind, SearchResult};
 
 /// How the pages of a deep search are read.
@@ -32,6 +32,8 @@ pub(crate) struct DeepLimits {
     pub max_tokens: usize,
     /// Download pages again even if cached.
     pub bypass_cache: bool,
+    /// How long a page's extracted document is kept (as long as the page).
+    pub document_ttl: Duration,
 }
 
 /// A page's text, or the kind of error that kept it from being read.
@@ -41,6 +43,7 @@ type PageText = Result<String, ErrorKind>;
 /// estimated tokens of all content together (at most `limits.max_tokens`).
 pub(crate) async fn add_content(
     fetcher: Option<&Fetcher>,
+    cache: &Cache,
     query: &str,
     results: &mut [SearchResult],
     limits: DeepLimits,
@@ -48,7 +51,7 @@ pub(crate) async fn add_content(
     if results.is_empty() {
         return 0;
     }
-    let texts = read_pages(fetcher, results, limits).await;
+    let texts = read_pages(fetcher, cache, results, limits).await;
     let query = query.to_owned();
     let max_tokens = limits.max_tokens;
     let selected =
@@ -80,6 +83,7 @@ pub(crate) async fn add_content(
 /// The text of every result's page, in result order.
 async fn read_pages(
     fetcher: Option<&Fetcher>,
+    cache: &Cache,
     results: &mut [SearchResult],
     limits: DeepLimits,
 ) -> Vec<PageText> {
@@ -99,11 +103,11 @@ async fn read_pages(
         let fetcher = fetcher.clone();
         let url = r.url.clone();
         let permits = permits.clone();
-        let bypass = limits.bypass_cache;
+        let cache = cache.clone();
         tasks.spawn(async move {
             // The semaphore is never closed, so acquiring only waits.
             let _permit = permits.acquire_owned().await;
-            (i, read_page(&fetcher, &url, bypass).await)
+            (i, read_page(&fetcher, &cache, &url, limits).await)
         });
     }
     let deadline = tokio::time::Instant::now() + limits.deadline;
@@ -125,16 +129,23 @@ async fn read_pages(
     texts
 }
 
-/// One page's readable text as Markdown (headings help the ranking).
-async fn read_page(fetcher: &Fetcher, url: &str, bypass_cache: bool) -> PageText {
+/// One page's readable text as Markdown (headings help the ranking), its
+/// extraction kept in the document cache: a page that another deep search
+/// (another query, another process) reads again is not extracted again.
+async fn read_page(fetcher: &Fetcher, cache: &Cache, url: &str, limits: DeepLimits) -> PageText {
     let page = fetcher
-        .fetch(url, &FetchOptions::new().bypass_cache(bypass_cache))
+        .fetch(url, &FetchOptions::new().bypass_cache(limits.bypass_cache))
         .await
         .map_err(|e| ErrorKind::from(e.kind()))?;
     let text = match page.kind {
         PageKind::Html => {
             let options = ExtractOptions::new(Format::Markdown).base_url(page.url.clone());
-            extract_document(page.text, options).await.content
+            let documents = DocumentCache {
+                cache,
+                ttl: limits.document_ttl,
+                bypass: limits.bypass_cache,
+            };
+            documents.extract(page.text, options).await.content
         }
         PageKind::Text => page.text,
     };
@@ -174,6 +185,34 @@ fn select_all(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::service::extracted::runs;
+
+    #[tokio::test]
+    async fn a_page_read_again_is_not_extracted_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let (url, service) = crate::service::fetch::tests::served_article(80, dir.path()).await;
+        let fetcher = service.inner.fetcher.clone().unwrap();
+        let limits = DeepLimits {
+            concurrency: 1,
+            deadline: Duration::from_secs(30),
+            max_tokens: 500,
+            bypass_cache: false,
+            document_ttl: Duration::from_secs(60),
+        };
+        for _ in 0..2 {
+            let text = read_page(&fetcher, service.cache(), &url, limits).await;
+            assert!(text.unwrap().contains("Paragraph 79"));
+        }
+        assert_eq!(runs::count(&url), 1);
+        let fresh = DeepLimits {
+            bypass_cache: true,
+            ..limits
+        };
+        read_page(&fetcher, service.cache(), &url, fresh)
+            .await
+            .unwrap();
+        assert_eq!(runs::count(&url), 2);
+    }
 
     #[test]
     fn the_budget_is_shared_and_kept() {

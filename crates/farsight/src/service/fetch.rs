@@ -283,7 +283,7 @@ fn net_error_response(url: &str, e: &farsight_net::Error) -> FetchResponse {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     fn doc(content: &str) -> Document {
@@ -295,7 +295,7 @@ mod tests {
     }
 
     /// A local page of `n` paragraphs, and a service whose cache is in `dir`.
-    async fn served_article(n: usize, dir: &std::path::Path) -> (String, Service) {
+    pub(crate) async fn served_article(n: usize, dir: &std::path::Path) -> (String, Service) {
         let body: String = (0..n)
             .map(|i| format!("<p>Paragraph {i} is about tides and harbours and ships.</p>"))
             .collect();

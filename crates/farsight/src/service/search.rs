@@ -186,9 +186,11 @@ impl Service {
                     .max_content_tokens
                     .unwrap_or(search.max_content_tokens),
                 bypass_cache: request.bypass_cache,
+                document_ttl: self.inner.config.cache.page_ttl,
             };
             let tokens = add_content(
                 self.inner.fetcher.as_ref(),
+                &self.inner.cache,
                 &request.query,
                 &mut response.results,
                 limits,
