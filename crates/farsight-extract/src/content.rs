@@ -276,7 +276,9 @@ fn uncleaned(
     }
     // Siblings in Readability's result need not be siblings on the page: a
     // block inside another would be rendered twice.
-    let all: Vec<NodeId> = roots.clone();
+    // A set: a page of many small picks (a long bare list) made this check
+    // quadratic with a `Vec` (issue 11).
+    let all: std::collections::HashSet<NodeId> = roots.iter().copied().collect();
     roots.retain(|id| {
         fresh
             .tree

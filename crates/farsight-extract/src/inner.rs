@@ -148,10 +148,13 @@ pub(crate) fn clean(doc: &Document, roots: &[NodeId], kind: PageKind) {
     // Nothing that holds this much of the content is furniture.
     let cap = |limit: usize| limit.min(total * 2 / 5);
 
+    // A set: a page of many small roots (a long bare list) made this loop
+    // quadratic with `roots.contains` (issue 11).
+    let is_root: std::collections::HashSet<NodeId> = roots.iter().copied().collect();
     let mut doomed: Vec<NodeRef<'_>> = Vec::new();
     let mut strip_text: Vec<NodeRef<'_>> = Vec::new();
     for n in &order {
-        if roots.contains(&n.id) {
+        if is_root.contains(&n.id) {
             continue;
         }
         let Some(name) = n.node_name() else {
