@@ -1,6 +1,7 @@
 //! Integration tests: every test runs its own server on 127.0.0.1 and reaches
 //! it only through `allow_hosts`; nothing here touches the internet.
 
+mod api_client;
 mod cache;
 mod charset;
 mod content_type;
