@@ -250,6 +250,13 @@ impl Config {
                     format!("server.addr {addr:?} is not an address like 127.0.0.1:8787")
                 })?;
             }
+            if s.token.as_deref().is_some_and(|t| t.trim().is_empty()) {
+                // An empty token would let any request that says "Bearer "
+                // in: refused, as an empty FARSIGHT_HTTP_TOKEN is.
+                bail!(
+                    "server.token is empty: set a long random token, or remove the line to serve on loopback without one"
+                );
+            }
             set(&mut c.server.token, s.token.map(Some));
             set(&mut c.server.allowed_origins, s.allowed_origins);
             set(&mut c.server.allowed_hosts, s.allowed_hosts);
@@ -365,5 +372,16 @@ mod tests {
         assert!(err.to_string().contains("fetch.timeout_seconds"), "{err}");
         let raw = RawConfig::from_toml("[server]\naddr = \"nowhere\"\n").unwrap();
         assert!(format!("{:#}", Config::resolve(raw).unwrap_err()).contains("server.addr"));
+    }
+
+    #[test]
+    fn an_empty_or_blank_token_is_refused() {
+        for token in ["", "   "] {
+            let raw = RawConfig::from_toml(&format!("[server]\ntoken = {token:?}\n")).unwrap();
+            let err = Config::resolve(raw).unwrap_err().to_string();
+            assert!(err.contains("server.token is empty"), "{err}");
+        }
+        let raw = RawConfig::from_toml("[server]\ntoken = \"s3cret-token\"\n").unwrap();
+        assert!(Config::resolve(raw).is_ok());
     }
 }

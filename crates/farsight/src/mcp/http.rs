@@ -110,6 +110,7 @@ fn router(service: Service, settings: &ServerConfig, local: SocketAddr) -> (Rout
     let app = Router::new()
         .nest_service("/mcp", mcp_service)
         .layer(middleware::from_fn_with_state(token, require_token))
+        .layer(middleware::from_fn(one_origin))
         .route("/healthz", get(healthz));
     (app, cancel)
 }
@@ -141,6 +142,24 @@ async fn healthz() -> impl IntoResponse {
 }
 
 /// Refuses a request without the configured bearer token.
+/// Refuses a request that carries several different `Origin` headers: the
+/// origin check of the MCP service reads one of them, so another, foreign
+/// one could ride along. A browser sends one; repeats of the same value are
+/// harmless and checked as that value.
+async fn one_origin(request: Request, next: Next) -> Response {
+    let mut origins = request.headers().get_all(header::ORIGIN).iter();
+    let first = origins.next();
+    if origins.any(|o| Some(o) != first) {
+        return (
+            StatusCode::FORBIDDEN,
+            [(header::CONTENT_TYPE, "application/json")],
+            "{\"error\":\"several different Origin headers; send one\"}",
+        )
+            .into_response();
+    }
+    next.run(request).await
+}
+
 async fn require_token(
     State(token): State<Option<Arc<str>>>,
     request: Request,

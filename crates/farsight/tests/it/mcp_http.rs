@@ -270,6 +270,33 @@ async fn a_foreign_origin_is_refused() {
 }
 
 #[tokio::test]
+async fn several_different_origins_are_refused() {
+    let server = HttpServer::start(None, &[]).await;
+    let list = serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"});
+    let send = |origins: &'static [&'static str]| {
+        let mut r = http()
+            .post(server.mcp_url())
+            .header("accept", "application/json, text/event-stream")
+            .json(&list);
+        for o in origins {
+            r = r.header("origin", *o);
+        }
+        r.send()
+    };
+    // An allowed origin first, a foreign one after it.
+    let r = send(&["http://localhost:3000", "https://evil.example"])
+        .await
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 403);
+    assert!(r.text().await.unwrap().contains("several different Origin"));
+    // The same allowed origin twice is that origin.
+    let r = send(&["http://localhost:3000", "http://localhost:3000"])
+        .await
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 200);
+}
+
+#[tokio::test]
 async fn a_public_address_without_a_token_refuses_to_start() {
     let dir = tempfile::tempdir().unwrap();
     let o = tokio::process::Command::new(env!("CARGO_BIN_EXE_farsight"))
