@@ -50,8 +50,20 @@ pub fn check_selector(selector: &str) -> Result<(), InvalidSelector> {
     matcher(selector).map(|_| ())
 }
 
+/// The longest selector accepted, in bytes.
+pub const MAX_SELECTOR_BYTES: usize = 1_024;
+
 /// The matcher for `selector`, or why there is none.
 pub(crate) fn matcher(selector: &str) -> Result<Matcher, InvalidSelector> {
+    if selector.len() > MAX_SELECTOR_BYTES {
+        // A selector is a few dozen characters; a huge one is an attack on
+        // the matcher's cost (it runs against every element of the page).
+        let shown: String = selector.chars().take(60).collect();
+        return Err(InvalidSelector {
+            selector: format!("{shown}…"),
+            reason: "it is longer than the 1,024 characters a selector may have",
+        });
+    }
     Matcher::new(selector).map_err(|e| InvalidSelector {
         selector: selector.to_owned(),
         reason: reason(&e.kind, selector.trim().is_empty()),
@@ -105,6 +117,15 @@ mod tests {
         ] {
             assert_eq!(check_selector(s), Ok(()), "{s}");
         }
+    }
+
+    #[test]
+    fn a_huge_selector_is_refused_before_parsing_and_not_echoed_whole() {
+        let huge = ".a ".repeat(MAX_SELECTOR_BYTES);
+        let e = check_selector(&huge).expect_err("too long");
+        let text = e.to_string();
+        assert!(text.contains("longer than"), "{text}");
+        assert!(text.len() < 300, "{text}");
     }
 
     #[test]

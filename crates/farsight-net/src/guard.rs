@@ -10,6 +10,10 @@ use url::{Host, Url};
 use crate::domain::{domain_matches, normalize_domain, normalize_host};
 use crate::error::{Error, ErrorKind};
 
+/// The longest URL fetched, in bytes: browsers and servers commonly stop
+/// near 8-16 KB; past this no real page's address goes.
+pub(crate) const MAX_URL_BYTES: usize = 16 * 1024;
+
 const PRIVATE_SUGGESTION: &str = "Only public internet addresses can be fetched. To reach a local or \
      intranet host on purpose, add it to fetch.allow_hosts (or set fetch.allow_private_networks = true).";
 
@@ -72,6 +76,18 @@ impl Guard {
     /// Parses and checks a URL before any connection: scheme, credentials,
     /// blocked domains, and hosts that are non-public addresses as written.
     pub(crate) fn check_url(&self, raw: &str) -> Result<Url, Error> {
+        if raw.len() > MAX_URL_BYTES {
+            // Servers refuse such requests (or the connection breaks on
+            // them), which read as a retryable network error; it is the URL.
+            return Err(Error::new(
+                ErrorKind::InvalidUrl,
+                format!(
+                    "the URL is {} bytes long; farsight fetches URLs of at most {MAX_URL_BYTES} bytes",
+                    raw.len()
+                ),
+            )
+            .with_suggestion("Check the URL: it is far longer than any page's address."));
+        }
         let url = Url::parse(raw.trim()).map_err(|e| {
             Error::new(ErrorKind::InvalidUrl, format!("not a valid URL: {e}"))
                 .with_suggestion(

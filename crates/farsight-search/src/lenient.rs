@@ -70,6 +70,18 @@ pub fn usize<'de, D: Deserializer<'de>>(d: D) -> Result<usize, D::Error> {
     Ok(n as usize)
 }
 
+/// A whole number of at least 1, or a string holding one (`maxLength: 0`
+/// asks for nothing and is refused, as the CLI refuses it).
+pub fn positive_usize<'de, D: Deserializer<'de>>(d: D) -> Result<usize, D::Error> {
+    match usize(d)? {
+        0 => Err(de::Error::invalid_value(
+            Unexpected::Unsigned(0),
+            &"a whole number of at least 1",
+        )),
+        n => Ok(n),
+    }
+}
+
 /// An optional whole number, or a string holding one.
 pub fn opt_usize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<usize>, D::Error> {
     optional(d)?
@@ -164,6 +176,17 @@ mod tests {
         ] {
             let e = read(bad.clone()).unwrap_err();
             assert!(e.contains("a whole number"), "{bad}: {e}");
+        }
+        #[derive(Deserialize, Debug)]
+        struct Window {
+            #[serde(deserialize_with = "super::positive_usize")]
+            _n: usize,
+        }
+        for zero in [serde_json::json!({"_n": 0}), serde_json::json!({"_n": "0"})] {
+            let e = serde_json::from_value::<Window>(zero)
+                .unwrap_err()
+                .to_string();
+            assert!(e.contains("at least 1"), "{e}");
         }
         let e = read(serde_json::json!({"b": "maybe"})).unwrap_err();
         assert!(e.contains("true or false"), "{e}");

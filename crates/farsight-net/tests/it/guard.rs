@@ -190,3 +190,16 @@ async fn ipv6_loopback_is_refused_with_nothing_sent() {
     }
     assert_eq!(accepted.load(std::sync::atomic::Ordering::SeqCst), 0);
 }
+
+/// A URL far longer than any page's address is `invalidUrl` before any
+/// connection, not a retryable network error (issue 11).
+#[tokio::test]
+async fn an_overlong_url_is_invalid() {
+    let url = format!("https://example.com/?q={}", "a".repeat(70_000));
+    let e = crate::support::fetcher()
+        .fetch(&url, &farsight_net::FetchOptions::new())
+        .await
+        .expect_err("too long");
+    assert_eq!(e.kind(), farsight_net::ErrorKind::InvalidUrl);
+    assert!(!e.is_retryable());
+}

@@ -56,7 +56,7 @@ pub struct FetchRequest {
     #[serde(
         default = "default_max_length",
         alias = "max_length",
-        deserialize_with = "lenient::usize"
+        deserialize_with = "lenient::positive_usize"
     )]
     #[schemars(range(min = 1))]
     pub max_length: usize,

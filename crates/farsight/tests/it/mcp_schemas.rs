@@ -317,6 +317,19 @@ async fn schemas_are_standard_and_every_answer_validates() {
             true,
             "invalidArgument",
         ),
+        // A window of nothing is refused, as the CLI refuses it.
+        (
+            "web_fetch",
+            json!({"url": pages.url("/page"), "maxLength": 0}),
+            true,
+            "invalidArgument",
+        ),
+        (
+            "web_fetch",
+            json!({"url": format!("https://example.com/?q={}", "a".repeat(20_000))}),
+            true,
+            "invalidUrl",
+        ),
         (
             "web_search",
             json!({"query": "wrong key check"}),
