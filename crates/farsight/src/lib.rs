@@ -19,6 +19,7 @@
 pub mod cli;
 pub mod config;
 pub mod context;
+mod local_input;
 mod logging;
 pub mod mcp;
 pub mod render;

@@ -1,7 +1,7 @@
 //! What each subcommand does: load the configuration, call the service,
 //! print the answer.
 
-use std::io::{IsTerminal, Read, Write};
+use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
 use anyhow::Context;
@@ -9,6 +9,7 @@ use anyhow::Context;
 use super::UsageError;
 use super::args::{Cli, Command, ExtractArgs, FetchArgs, FormatArg, McpArgs};
 use crate::config::{self, ConfigSource, RawConfig, RawServer};
+use crate::local_input::{MAX_EXTRACT_INPUT_BYTES, read_limited};
 use crate::service::{CallOptions, FetchRequest, FetchResponse, Service};
 use crate::{logging, mcp, render};
 use farsight_search::ErrorKind;
@@ -168,15 +169,14 @@ fn check_selector(selector: Option<&str>) -> Result<(), UsageError> {
 
 async fn extract(args: ExtractArgs) -> anyhow::Result<ExitCode> {
     check_selector(args.selector.as_deref())?;
-    let mut bytes = Vec::new();
-    if args.file == "-" {
-        std::io::stdin()
-            .read_to_end(&mut bytes)
-            .context("cannot read standard input")?;
+    let limit = MAX_EXTRACT_INPUT_BYTES;
+    let bytes = if args.file == "-" {
+        read_limited(std::io::stdin().lock(), limit, "standard input").map_err(UsageError)?
     } else {
-        bytes = std::fs::read(&args.file)
+        let file = std::fs::File::open(&args.file)
             .map_err(|e| UsageError(format!("cannot read {}: {e}", args.file)))?;
-    }
+        read_limited(file, limit, &args.file).map_err(UsageError)?
+    };
     let request = FetchRequest {
         url: args.url.clone().unwrap_or_default(),
         selector: args.selector,

@@ -1,5 +1,6 @@
 //! Finding the configuration file and laying the layers on each other.
 
+use crate::local_input::{MAX_CONFIG_BYTES, read_limited};
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
@@ -47,8 +48,11 @@ pub fn load(
     };
     let file = match &source {
         ConfigSource::Flag(p) | ConfigSource::Env(p) | ConfigSource::Default(p) => {
-            let text = std::fs::read_to_string(p)
-                .with_context(|| format!("cannot read the configuration file {}", p.display()))?;
+            let what = format!("the configuration file {}", p.display());
+            let file = std::fs::File::open(p).with_context(|| format!("cannot read {what}"))?;
+            let bytes = read_limited(file, MAX_CONFIG_BYTES, &what).map_err(anyhow::Error::msg)?;
+            let text = String::from_utf8(bytes)
+                .map_err(|_| anyhow::anyhow!("{what} is not UTF-8 text"))?;
             RawConfig::from_toml(&text)
                 .with_context(|| format!("invalid configuration file {}", p.display()))?
         }

@@ -177,3 +177,19 @@ async fn help_is_complete() {
         assert!(stdout(&o).contains("Usage: farsight"), "{sub:?}");
     }
 }
+
+/// An endless input (`/dev/zero`) as the page to extract or as the
+/// configuration file is a clear usage error, not gigabytes of memory
+/// (issue 11).
+#[cfg(unix)]
+#[tokio::test]
+async fn endless_local_inputs_are_refused_at_a_limit() {
+    let o = farsight(&["extract", "/dev/zero"], &[]).await;
+    assert_eq!(o.status.code(), Some(2), "{o:?}");
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert!(e.contains("larger than 32 MiB"), "{e}");
+    let o = farsight(&["--config", "/dev/zero", "config"], &[]).await;
+    assert_eq!(o.status.code(), Some(2), "{o:?}");
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert!(e.contains("larger than 1 MiB"), "{e}");
+}
