@@ -429,6 +429,21 @@ impl Fetcher {
                 .and_then(|v| v.to_str().ok());
             return Err(status_error(status, retry_after, url.as_str()));
         }
+        // reqwest decodes gzip, br and deflate and then drops the header; one
+        // still here is an encoding it did not decode (zstd, stacked
+        // "gzip, gzip"), whose bytes would pass for text (issue 11).
+        if let Some(encoding) = undecoded_encoding(resp.headers()) {
+            return Err(Error::new(
+                ErrorKind::UnsupportedContent,
+                format!(
+                    "the server sent the page in an encoding farsight cannot decode ({encoding})"
+                ),
+            )
+            .with_suggestion(
+                "Try again later or another source; farsight asks for gzip, br or deflate.",
+            )
+            .with_url(url.as_str()));
+        }
         let media = resp
             .headers()
             .get(header::CONTENT_TYPE)
@@ -503,6 +518,21 @@ fn visit_key(url: &Url) -> String {
     let mut u = url.clone();
     u.set_fragment(None);
     u.into()
+}
+
+/// The `Content-Encoding` the response still declares, other than `identity`.
+fn undecoded_encoding(headers: &header::HeaderMap) -> Option<String> {
+    let values: Vec<String> = headers
+        .get_all(header::CONTENT_ENCODING)
+        .iter()
+        .map(|v| {
+            String::from_utf8_lossy(v.as_bytes())
+                .trim()
+                .to_ascii_lowercase()
+        })
+        .filter(|v| !v.is_empty() && v != "identity")
+        .collect();
+    (!values.is_empty()).then(|| values.join(", "))
 }
 
 fn unsupported(what: &str, url: &Url) -> Error {

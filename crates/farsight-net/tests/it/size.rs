@@ -179,3 +179,49 @@ async fn a_large_plain_body_is_cut_at_max_bytes() {
     assert!(!page.truncated);
     assert_eq!(page.text.len(), 3_300_000);
 }
+
+/// A body in an encoding reqwest does not decode (zstd, stacked gzip) is a
+/// typed error, never binary bytes returned as a page (issue 11); the
+/// encodings it decodes still work.
+#[tokio::test]
+async fn an_encoding_that_is_not_decoded_is_unsupported_content() {
+    let gzipped = |text: &[u8]| {
+        let mut w = GzEncoder::new(Vec::new(), Compression::fast());
+        w.write_all(text).unwrap();
+        w.finish().unwrap()
+    };
+    let page = b"<html><body><p>Plain words of a page.</p></body></html>";
+    let once = gzipped(page);
+    let twice = gzipped(&once);
+    let encoded = |encoding: &'static str, body: Vec<u8>| {
+        move || {
+            let body = body.clone();
+            async move {
+                Response::builder()
+                    .header(header::CONTENT_TYPE, "text/html")
+                    .header(header::CONTENT_ENCODING, encoding)
+                    .body(Body::from(body))
+                    .unwrap()
+            }
+        }
+    };
+    let app = Router::new()
+        .route("/zstd", get(encoded("zstd", b"(\xb5/\xfd binary".to_vec())))
+        .route("/twice", get(encoded("gzip, gzip", twice)))
+        .route("/once", get(encoded("gzip", once)));
+    let addr = serve(app).await;
+    let fetcher = builder().build().unwrap();
+    for path in ["zstd", "twice"] {
+        let e = fetcher
+            .fetch(&format!("http://{addr}/{path}"), &FetchOptions::new())
+            .await
+            .expect_err(path);
+        assert_eq!(e.kind(), ErrorKind::UnsupportedContent, "{path}: {e}");
+        assert!(e.to_string().contains("encoding"), "{e}");
+    }
+    let page = fetcher
+        .fetch(&format!("http://{addr}/once"), &FetchOptions::new())
+        .await
+        .unwrap();
+    assert!(page.text.contains("Plain words"), "{}", page.text);
+}
