@@ -3,6 +3,7 @@
 
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
+use std::time::Duration;
 
 use anyhow::Context;
 
@@ -61,10 +62,10 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 )
                 .into());
             }
-            runtime()?.block_on(fetch(config, args))
+            on_runtime(fetch(config, args))
         }
-        Command::Extract(args) => runtime()?.block_on(extract(args)),
-        Command::Mcp(args) => runtime()?.block_on(serve(config, args)),
+        Command::Extract(args) => on_runtime(extract(args)),
+        Command::Mcp(args) => on_runtime(serve(config, args)),
         Command::Cache(args) => super::cache::run(&config, &args),
         Command::Search(args) => {
             if !config.search.enabled {
@@ -74,7 +75,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 )
                 .into());
             }
-            runtime()?.block_on(super::search::search(config, args))
+            on_runtime(super::search::search(config, args))
         }
     }
 }
@@ -94,11 +95,24 @@ fn flag_layer(cli: &Cli) -> anyhow::Result<RawConfig> {
     Ok(raw)
 }
 
-fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
-    tokio::runtime::Builder::new_multi_thread()
+/// How long, once a command has its answer, work still running on the
+/// blocking pool (an extraction past its call's deadline) may hold the exit.
+const EXIT_GRACE: Duration = Duration::from_millis(500);
+
+/// Runs a command on a fresh runtime. Dropping a runtime waits for every
+/// blocking task to finish, so a server past its shutdown grace, or a CLI
+/// call whose answer is ready, could hang on one slow extraction (issue 11);
+/// the runtime is shut down with a short timeout instead.
+fn on_runtime<F: std::future::Future<Output = anyhow::Result<ExitCode>>>(
+    command: F,
+) -> anyhow::Result<ExitCode> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
-        .context("cannot start the async runtime")
+        .context("cannot start the async runtime")?;
+    let outcome = runtime.block_on(command);
+    runtime.shutdown_timeout(EXIT_GRACE);
+    outcome
 }
 
 async fn fetch(config: config::Config, args: FetchArgs) -> anyhow::Result<ExitCode> {
@@ -249,6 +263,23 @@ pub(super) fn write_stdout(text: &str) -> anyhow::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A command whose answer is ready returns although a blocking task it
+    /// started (an extraction past its deadline) is still running. The wait
+    /// below is a liveness bound two orders of magnitude above the grace, not
+    /// a timing measure: before the fix the call never returned.
+    #[test]
+    fn a_command_returns_while_blocking_work_still_runs() {
+        let (done, finished) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let outcome = on_runtime(async {
+                tokio::task::spawn_blocking(|| std::thread::sleep(Duration::from_secs(600)));
+                Ok(ExitCode::SUCCESS)
+            });
+            let _ = done.send(outcome.is_ok());
+        });
+        assert_eq!(finished.recv_timeout(Duration::from_secs(60)), Ok(true));
+    }
 
     #[test]
     fn a_bare_host_gets_https_and_schemes_are_kept() {
