@@ -2,21 +2,9 @@
 
 use std::process::Output;
 
-use crate::support::{PageServer, write_config};
+use crate::support::{PageServer, farsight, write_config};
 
 const BIN: &str = env!("CARGO_BIN_EXE_farsight");
-
-async fn farsight(args: &[&str], env: &[(&str, &str)]) -> Output {
-    let mut cmd = tokio::process::Command::new(BIN);
-    cmd.args(args)
-        .env_remove("FARSIGHT_CONFIG")
-        .env_remove("WEB_FETCH_ENABLED")
-        .env_remove("RUST_LOG");
-    for (k, v) in env {
-        cmd.env(k, v);
-    }
-    cmd.output().await.unwrap()
-}
 
 fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()

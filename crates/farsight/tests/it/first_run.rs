@@ -5,26 +5,8 @@
 use std::path::Path;
 use std::process::Output;
 
-use crate::search_support::{PROVIDER_VARS, write_search_config};
-use crate::support::{PageServer, write_config};
-
-const BIN: &str = env!("CARGO_BIN_EXE_farsight");
-
-async fn farsight(args: &[&str], env: &[(&str, &str)]) -> Output {
-    let mut cmd = tokio::process::Command::new(BIN);
-    cmd.args(args)
-        .env_remove("FARSIGHT_CONFIG")
-        .env_remove("WEB_FETCH_ENABLED")
-        .env_remove("WEB_SEARCH_ENABLED")
-        .env_remove("RUST_LOG");
-    for v in PROVIDER_VARS {
-        cmd.env_remove(v);
-    }
-    for (k, v) in env {
-        cmd.env(k, v);
-    }
-    cmd.output().await.unwrap()
-}
+use crate::search_support::write_search_config;
+use crate::support::{PageServer, farsight, write_config};
 
 fn out(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()

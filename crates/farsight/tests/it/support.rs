@@ -182,6 +182,24 @@ pub fn standard_pages() -> HashMap<&'static str, Canned> {
 }
 
 /// A configuration file that lets farsight reach 127.0.0.1 and caches in `dir`.
+/// The binary run as a user would run it, with nothing of the caller's
+/// farsight or provider settings in its environment, plus `env`.
+pub async fn farsight(args: &[&str], env: &[(&str, &str)]) -> std::process::Output {
+    let mut cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_farsight"));
+    cmd.args(args)
+        .env_remove("FARSIGHT_CONFIG")
+        .env_remove("WEB_FETCH_ENABLED")
+        .env_remove("WEB_SEARCH_ENABLED")
+        .env_remove("RUST_LOG");
+    for v in crate::search_support::PROVIDER_VARS {
+        cmd.env_remove(v);
+    }
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    cmd.output().await.unwrap()
+}
+
 pub fn write_config(dir: &Path) -> std::path::PathBuf {
     let path = dir.join("farsight.toml");
     let cache = dir.join("cache");
