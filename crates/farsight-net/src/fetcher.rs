@@ -18,6 +18,9 @@ use crate::resolver::{GuardedResolver, Refused};
 use crate::robots::RobotsCache;
 use crate::status::status_error;
 
+/// Header lines a response may have: far above real sites, still a bound.
+const MAX_RESPONSE_HEADERS: usize = 512;
+
 /// The `User-Agent` sent unless [`FetcherBuilder::user_agent`] says otherwise:
 /// browser-compatible, and naming farsight so sites can tell who is asking.
 pub const DEFAULT_USER_AGENT: &str = concat!(
@@ -236,6 +239,9 @@ impl FetcherBuilder {
             // Redirects are followed by hand so that every hop is checked.
             .redirect(reqwest::redirect::Policy::none())
             .referer(false)
+            // hyper stops at 100 header lines; real sites (cookie banners,
+            // CDNs, security headers) send more, and browsers read them.
+            .http1_max_headers(MAX_RESPONSE_HEADERS)
             .connect_timeout(self.connect_timeout)
             .user_agent(self.user_agent)
             .default_headers(headers)

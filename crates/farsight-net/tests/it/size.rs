@@ -225,3 +225,30 @@ async fn an_encoding_that_is_not_decoded_is_unsupported_content() {
         .unwrap();
     assert!(page.text.contains("Plain words"), "{}", page.text);
 }
+
+/// A response with more header lines than hyper's default 100 (CDNs and
+/// cookie banners send that many) is read like any other (issue 11).
+#[tokio::test]
+async fn a_response_with_many_header_lines_is_read() {
+    let app = Router::new().route(
+        "/many",
+        get(|| async {
+            let mut r = Response::builder().header(header::CONTENT_TYPE, "text/html");
+            for i in 0..300 {
+                r = r.header(format!("x-extra-{i}"), "v");
+            }
+            r.body(Body::from(
+                "<html><body><p>Read despite the headers.</p></body></html>",
+            ))
+            .unwrap()
+        }),
+    );
+    let addr = serve(app).await;
+    let page = builder()
+        .build()
+        .unwrap()
+        .fetch(&format!("http://{addr}/many"), &FetchOptions::new())
+        .await
+        .expect("300 header lines are read");
+    assert!(page.text.contains("Read despite the headers"));
+}
