@@ -21,7 +21,7 @@ pub use stdio::serve_stdio;
 
 use crate::context::{WEB_SEARCH_DESCRIPTION, render_search_text};
 use crate::render;
-use crate::service::{CallOptions, FetchRequest, FetchResponse, FetchStatus, Service};
+use crate::service::{CallOptions, FetchRequest, FetchResponse, Service};
 use farsight_search::{ErrorKind, SearchError, SearchRequest, SearchResponse};
 
 /// The input schemas, built once: `tools/list` shows them and the argument
@@ -171,28 +171,24 @@ impl FarsightMcp {
         let request: FetchRequest = match args::read_args(&arguments, &FETCH_INPUT) {
             Ok(r) => r,
             Err(e) => {
-                let refused = FetchResponse {
-                    url: text_arg(&arguments, "url"),
-                    status: FetchStatus::Error,
-                    error_kind: Some(ErrorKind::InvalidArgument),
-                    message: Some(e.message),
-                    suggestion: Some("Fix that argument and call web_fetch again.".to_owned()),
-                    retryable: Some(false),
-                    ..FetchResponse::default()
-                };
+                let refused = FetchResponse::error(
+                    text_arg(&arguments, "url"),
+                    ErrorKind::InvalidArgument,
+                    e.message,
+                    "Fix that argument and call web_fetch again.",
+                );
                 return tool_result(&refused, true, |_| String::new());
             }
         };
         let Ok(_permit) = self.admit() else {
             let refused = FetchResponse {
-                url: request.url.clone(),
-                status: FetchStatus::Error,
-                error_kind: Some(ErrorKind::Overloaded),
-                message: Some(OVERLOADED_MESSAGE.to_owned()),
-                suggestion: Some(OVERLOADED_SUGGESTION.to_owned()),
-                retryable: Some(true),
                 retry_after_ms: Some(OVERLOADED_RETRY_MS),
-                ..FetchResponse::default()
+                ..FetchResponse::error(
+                    request.url.clone(),
+                    ErrorKind::Overloaded,
+                    OVERLOADED_MESSAGE,
+                    OVERLOADED_SUGGESTION,
+                )
             };
             return tool_result(&refused, true, |_| String::new());
         };

@@ -21,17 +21,12 @@ impl Service {
     /// Never fails otherwise: every problem is part of the answer.
     pub async fn web_fetch(&self, request: &FetchRequest, options: CallOptions) -> FetchResponse {
         let Some(fetcher) = &self.inner.fetcher else {
-            return FetchResponse {
-                url: request.url.clone(),
-                status: FetchStatus::Error,
-                error_kind: Some(ErrorKind::Disabled),
-                message: Some("web_fetch is disabled in this farsight configuration".to_owned()),
-                suggestion: Some(
-                    "Unset WEB_FETCH_ENABLED=false or set [fetch].enabled = true".to_owned(),
-                ),
-                retryable: Some(false),
-                ..FetchResponse::default()
-            };
+            return FetchResponse::error(
+                request.url.clone(),
+                ErrorKind::Disabled,
+                "web_fetch is disabled in this farsight configuration",
+                "Unset WEB_FETCH_ENABLED=false or set [fetch].enabled = true",
+            );
         };
         if let Some(refusal) = invalid_selector(request) {
             return refusal;
@@ -93,17 +88,13 @@ fn invalid_selector(request: &FetchRequest) -> Option<FetchResponse> {
         .filter(|s| !s.trim().is_empty())?;
     let e = farsight_extract::check_selector(selector).err()?;
     Some(FetchResponse {
-        url: request.url.clone(),
-        status: FetchStatus::Error,
-        error_kind: Some(ErrorKind::InvalidArgument),
-        message: Some(e.to_string()),
-        suggestion: Some(
-            "Fix the CSS selector (e.g. \".infobox\", \"#main > p\", \"table.prices\"), or leave it out for the main content."
-                .to_owned(),
-        ),
-        retryable: Some(false),
         selector: Some(selector.to_owned()),
-        ..FetchResponse::default()
+        ..FetchResponse::error(
+            request.url.clone(),
+            ErrorKind::InvalidArgument,
+            e.to_string(),
+            "Fix the CSS selector (e.g. \".infobox\", \"#main > p\", \"table.prices\"), or leave it out for the main content.",
+        )
     })
 }
 
@@ -131,22 +122,15 @@ fn document_response(
     if doc.content.trim().is_empty() {
         if page_truncated {
             return FetchResponse {
-                url,
-                status: FetchStatus::Error,
                 title: doc.title,
-                error_kind: Some(ErrorKind::TooLarge),
-                message: Some(
+                ..FetchResponse::error(
+                    url,
+                    ErrorKind::TooLarge,
                     "The page is larger than the download limit and nothing readable arrived \
-                     before the cut"
-                        .to_owned(),
-                ),
-                suggestion: Some(
+                     before the cut",
                     "Look for a lighter version of the page (a print view, an article URL, an \
-                     API), or raise [fetch].max_bytes"
-                        .to_owned(),
-                ),
-                retryable: Some(false),
-                ..FetchResponse::default()
+                     API), or raise [fetch].max_bytes",
+                )
             };
         }
         status = FetchStatus::Partial;

@@ -195,6 +195,25 @@ pub struct FetchResponse {
 }
 
 impl FetchResponse {
+    /// An error answer for `url`: its kind, what happened and what to do;
+    /// retryable as the kind is.
+    pub fn error(
+        url: impl Into<String>,
+        kind: ErrorKind,
+        message: impl Into<String>,
+        suggestion: impl Into<String>,
+    ) -> Self {
+        Self {
+            url: url.into(),
+            status: FetchStatus::Error,
+            error_kind: Some(kind),
+            message: Some(message.into()),
+            suggestion: Some(suggestion.into()),
+            retryable: Some(kind.is_retryable()),
+            ..Self::default()
+        }
+    }
+
     /// Whether this is an error answer (`status: "error"`).
     pub fn is_error(&self) -> bool {
         self.status == FetchStatus::Error
