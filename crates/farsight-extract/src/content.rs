@@ -33,6 +33,14 @@ pub(crate) struct MainContent {
 /// of the depth (20 s for 10,000 nested elements).
 const SMOOTHIE_MAX_DEPTH: usize = 400;
 
+/// Pages with more elements than this skip dom_smoothie too: it is linear,
+/// but at several microseconds and a few hundred bytes per element, with
+/// copies of the tree, it cannot read a page of 600,000 paragraphs in under
+/// two seconds (issue 11); the density engine does. The largest of the
+/// 1,678 pages of both benchmark corpora has 15,800 elements, so no real
+/// page measured changes engine.
+const SMOOTHIE_MAX_ELEMENTS: usize = 60_000;
+
 /// Finds the main content of `doc` (already cleaned of hidden elements).
 /// `html` is the text it was parsed from, parsed again for a second look at
 /// an article (other pages keep a copy of `doc` for that).
@@ -42,9 +50,10 @@ pub(crate) fn main_content(
     engine: Engine,
     kind: PageKind,
 ) -> MainContent {
+    let (depth, elements) = shape(&doc);
+    let too_big = depth > SMOOTHIE_MAX_DEPTH || elements > SMOOTHIE_MAX_ELEMENTS;
     let engine = match engine {
-        Engine::Readability if max_depth(&doc) > SMOOTHIE_MAX_DEPTH => Engine::Density,
-        Engine::Auto if max_depth(&doc) > SMOOTHIE_MAX_DEPTH => Engine::Density,
+        Engine::Readability | Engine::Auto if too_big => Engine::Density,
         Engine::Auto => Engine::Readability,
         e => e,
     };
@@ -56,14 +65,21 @@ pub(crate) fn main_content(
         .flatten()
         .and_then(|id| doc.tree.get(&id).map(|n| (id, n.normalized_char_count())));
     // Pages that may be looked at again keep a copy of the parsed page: a
-    // copy costs a fraction of a second parse.
+    // copy costs a fraction of a second parse. Not a huge page: two trees of
+    // a million nodes cost hundreds of MB, and the density engine it gets
+    // rarely needs the second look.
     let src = Source {
         html,
-        pristine: widen.then(|| doc.clone()),
+        pristine: (widen && elements <= SMOOTHIE_MAX_ELEMENTS).then(|| doc.clone()),
     };
-    let found = match engine {
-        Engine::Readability => smoothie(doc, &src, kind),
-        _ => density_engine(doc, kind),
+    // The density engine leaves the page untouched when it finds nothing:
+    // the fallback below reads that page instead of parsing it again.
+    let (found, untouched) = match engine {
+        Engine::Readability => (smoothie(doc, &src, kind), None),
+        _ => match density_engine(doc, kind) {
+            Ok(found) => (Some(found), None),
+            Err(doc) => (None, Some(doc)),
+        },
     };
     if let Some(found) = found {
         if !widen {
@@ -71,7 +87,7 @@ pub(crate) fn main_content(
         }
         return widen_to_region(found, src, kind, main);
     }
-    let doc = src.into_fresh();
+    let doc = untouched.unwrap_or_else(|| src.into_fresh());
     boilerplate::strip(&doc);
     match doc.body().map(|b| b.id) {
         Some(body) => MainContent {
@@ -166,10 +182,13 @@ fn visible_document(html: &str) -> Document {
     doc
 }
 
-fn density_engine(doc: Document, kind: PageKind) -> Option<MainContent> {
-    let roots = density::extract(&doc)?;
+/// The density engine's content, or the page as it was when it found none.
+fn density_engine(doc: Document, kind: PageKind) -> Result<MainContent, Document> {
+    let Some(roots) = density::extract(&doc) else {
+        return Err(doc);
+    };
     inner::clean(&doc, &roots, kind);
-    Some(MainContent { doc, roots })
+    Ok(MainContent { doc, roots })
 }
 
 /// Runs dom_smoothie. Its `parse` clones the document before each of up to
@@ -299,17 +318,19 @@ fn content_root(doc: &Document) -> Option<dom_query::NodeRef<'_>> {
     doc.select("#readability-page-1").nodes().first().copied()
 }
 
-/// The document's greatest element depth, without recursion.
-fn max_depth(doc: &Document) -> usize {
-    let mut best = 0;
+/// The document's greatest element depth and its number of elements, in
+/// one walk without recursion.
+fn shape(doc: &Document) -> (usize, usize) {
+    let (mut best, mut elements) = (0, 0);
     let mut stack = vec![(doc.root(), 0usize)];
     while let Some((n, d)) = stack.pop() {
         best = best.max(d);
+        elements += 1;
         for c in n.children_it(false) {
             if c.is_element() {
                 stack.push((c, d + 1));
             }
         }
     }
-    best
+    (best, elements)
 }

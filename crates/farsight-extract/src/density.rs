@@ -9,12 +9,17 @@ use dom_query::{Document, NodeId, NodeRef};
 
 use crate::boilerplate;
 
-/// Non-space characters of text, and of link text, below an element.
+/// Non-space characters of text, and of link text, below an element, and
+/// its commas (a sign of prose).
 #[derive(Default, Clone, Copy)]
 pub(crate) struct Stats {
     pub text: u32,
     pub link: u32,
+    pub commas: u32,
 }
+
+/// The commas that mark clauses, in Latin and CJK text.
+const COMMAS: [char; 3] = [',', '，', '、'];
 
 /// Chooses the content roots of `doc`, removing furniture inside them.
 pub(crate) fn extract(doc: &Document) -> Option<Vec<NodeId>> {
@@ -44,16 +49,21 @@ pub(crate) fn extract(doc: &Document) -> Option<Vec<NodeId>> {
         {
             continue;
         }
-        let text = if matches!(&*name, "div" | "section" | "li" | "td" | "dd") {
-            direct_text(n)
+        // A block's own words; a paragraph's, a quote's, a pre's whole
+        // text, read from the subtree figures: reading the text of each of
+        // 256 nested quotes again walked the page 256 times (issue 11).
+        let (own, commas) = if matches!(&*name, "div" | "section" | "li" | "td" | "dd") {
+            let text = direct_text(n);
+            let own = text.chars().filter(|c| !c.is_whitespace()).count();
+            (own, text.matches(COMMAS).count())
         } else {
-            n.text().to_string()
+            let s = st(&n.id);
+            (s.text as usize, s.commas as usize)
         };
-        let own = text.chars().filter(|c| !c.is_whitespace()).count();
         if own < 25 {
             continue;
         }
-        let commas = text.matches([',', '，', '、']).count() as f32;
+        let commas = commas as f32;
         let score = 1.0 + commas + (own as f32 / 100.0).min(3.0);
         for (level, anc) in n.ancestors_it(Some(5)).enumerate() {
             if !anc.is_element() {
@@ -169,16 +179,19 @@ pub(crate) fn subtree_stats(order: &[NodeRef<'_>]) -> FastMap<NodeId, Stats> {
         let mut s = stats.get(&n.id).copied().unwrap_or_default();
         for c in n.children_it(false) {
             if c.is_text() {
-                let t = c.query_or(0, |node| match &node.data {
-                    dom_query::NodeData::Text { contents } => {
-                        contents.chars().filter(|ch| !ch.is_whitespace()).count()
-                    }
-                    _ => 0,
+                let (t, commas) = c.query_or((0, 0), |node| match &node.data {
+                    dom_query::NodeData::Text { contents } => (
+                        contents.chars().filter(|ch| !ch.is_whitespace()).count(),
+                        contents.matches(COMMAS).count(),
+                    ),
+                    _ => (0, 0),
                 });
                 s.text += t as u32;
+                s.commas += commas as u32;
             } else if let Some(cs) = stats.get(&c.id).copied() {
                 s.text += cs.text;
                 s.link += cs.link;
+                s.commas += cs.commas;
             }
         }
         if n.node_name().as_deref() == Some("a") {

@@ -3,6 +3,7 @@
 //! ```text
 //! farsight-bench CORPUS_DIR OUT_DIR [--format text|markdown] [--engine auto|readability|density]
 //! farsight-bench --scaling
+//! farsight-bench --growth [--max-mb N] [--limit-s S] [--only PATTERN]
 //! ```
 //!
 //! The first form runs the extractor over every `<id>.html` of a corpus in
@@ -17,8 +18,14 @@
 //! `--scaling` times synthetic pages from 10 KB to 10 MB and a page nested
 //! 100,000 elements deep, on a thread with a 2 MiB stack (tokio's blocking
 //! threads have that much).
+//!
+//! `--growth` grows hostile patterns (thousands of list items, paragraphs,
+//! headings, misnested tags, NUL floods, attribute floods, ...) from 100 KB
+//! to 5 MiB, each case in a child process, and prints time, peak memory and
+//! output size per MB with a verdict per pattern (see `growth.rs`).
 #![allow(clippy::print_stdout)]
 
+mod growth;
 mod mdtext;
 mod scaling;
 mod score;
@@ -30,6 +37,16 @@ use farsight_extract::{Engine, ExtractOptions, Format, extract};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.iter().any(|a| a == "--growth") {
+        growth::run(&args);
+        return;
+    }
+    if let [flag, name, bytes] = args.as_slice()
+        && flag == "--growth-case"
+    {
+        growth::run_case(name, bytes.parse().unwrap_or(0));
+        return;
+    }
     if args.iter().any(|a| a == "--scaling") {
         scaling::run();
         return;
