@@ -249,7 +249,7 @@ impl Cache {
         let Some(store) = inner.disk.as_ref().map(Arc::clone) else {
             return;
         };
-        let too_large = u64::try_from(value.len()).map_or(true, |n| n > inner.max_disk_bytes);
+        let too_large = u64::try_from(value.len()).unwrap_or(u64::MAX) > inner.max_disk_bytes;
         if value.len() > MAX_DISK_VALUE || too_large {
             return;
         }
