@@ -634,7 +634,13 @@ mod tests {
         let value = vec![1u8; 64 * 1024];
         for i in 0..20 {
             let evicted = store
-                .put("page", &format!("p{i}"), &value, now_ms() + 60_000, now_ms())
+                .put(
+                    "page",
+                    &format!("p{i}"),
+                    &value,
+                    now_ms() + 60_000,
+                    now_ms(),
+                )
                 .unwrap();
             assert_eq!(evicted, 0);
         }
@@ -664,7 +670,9 @@ mod tests {
         let store = Store::open(dir.path(), DEFAULT_MAX_DISK_BYTES).unwrap();
         let now = now_ms();
         store.put("page", "old", b"v", now - 1, now_ms()).unwrap();
-        store.put("page", "new", b"v", now + 60_000, now_ms()).unwrap();
+        store
+            .put("page", "new", b"v", now + 60_000, now_ms())
+            .unwrap();
         assert_eq!(store.get("page", "old", now), None);
         assert!(store.get("page", "new", now).is_some());
         // Still on disk until purged.
@@ -715,7 +723,9 @@ mod tests {
             Some(CacheErrorKind::Damaged)
         );
         let store = Store::open(dir.path(), DEFAULT_MAX_DISK_BYTES).unwrap();
-        store.put("page", "k", b"v", now_ms() + 60_000, now_ms()).unwrap();
+        store
+            .put("page", "k", b"v", now_ms() + 60_000, now_ms())
+            .unwrap();
         assert!(store.get("page", "k", now_ms()).is_some());
     }
 
@@ -742,7 +752,9 @@ mod tests {
             .unwrap()
             .execute_batch("CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ('mine');")
             .unwrap();
-        let err = Store::open(dir.path(), DEFAULT_MAX_DISK_BYTES).err().unwrap();
+        let err = Store::open(dir.path(), DEFAULT_MAX_DISK_BYTES)
+            .err()
+            .unwrap();
         assert_eq!(err.kind(), CacheErrorKind::Foreign);
         let body: String = Connection::open(&path)
             .unwrap()
@@ -756,8 +768,10 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let a = Store::open(dir.path(), DEFAULT_MAX_DISK_BYTES).unwrap();
         let b = Store::open(dir.path(), DEFAULT_MAX_DISK_BYTES).unwrap();
-        a.put("page", "from-a", b"a", now_ms() + 60_000, now_ms()).unwrap();
-        b.put("page", "from-b", b"b", now_ms() + 60_000, now_ms()).unwrap();
+        a.put("page", "from-a", b"a", now_ms() + 60_000, now_ms())
+            .unwrap();
+        b.put("page", "from-b", b"b", now_ms() + 60_000, now_ms())
+            .unwrap();
         assert!(b.get("page", "from-a", now_ms()).is_some());
         assert!(a.get("page", "from-b", now_ms()).is_some());
     }

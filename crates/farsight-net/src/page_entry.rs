@@ -164,13 +164,23 @@ mod tests {
     fn robots_unknown_addresses_and_empty_chains_are_refused() {
         let public = [("https://public.example/", Some("93.184.216.34"))];
         let ignored_robots = entry(&public, false);
-        assert!(ignored_robots.refusal(&guard(false, &[], &[]), true).is_some());
+        assert!(
+            ignored_robots
+                .refusal(&guard(false, &[], &[]), true)
+                .is_some()
+        );
         assert_eq!(ignored_robots.refusal(&guard(false, &[], &[]), false), None);
         let unknown = entry(&[("https://public.example/", None)], true);
         assert!(unknown.refusal(&guard(true, &[], &[]), true).is_some());
-        assert!(entry(&[], true).refusal(&guard(true, &[], &[]), true).is_some());
-        assert!(entry(&[("not a url", Some("93.184.216.34"))], true)
-            .refusal(&guard(true, &[], &[]), true)
-            .is_some());
+        assert!(
+            entry(&[], true)
+                .refusal(&guard(true, &[], &[]), true)
+                .is_some()
+        );
+        assert!(
+            entry(&[("not a url", Some("93.184.216.34"))], true)
+                .refusal(&guard(true, &[], &[]), true)
+                .is_some()
+        );
     }
 }

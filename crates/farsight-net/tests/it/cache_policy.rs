@@ -210,7 +210,10 @@ async fn a_page_fetched_ignoring_robots_txt_is_not_served_to_a_policy_that_obeys
         .cache(cache.clone())
         .build()
         .unwrap();
-    ignoring.fetch(&url, &FetchOptions::default()).await.unwrap();
+    ignoring
+        .fetch(&url, &FetchOptions::default())
+        .await
+        .unwrap();
     let obeying = builder().cache(cache.clone()).build().unwrap();
     let page = obeying.fetch(&url, &FetchOptions::default()).await.unwrap();
     assert!(!page.from_cache);

@@ -57,7 +57,9 @@ async fn a_page_and_its_document_are_not_served_once_their_permission_is_gone() 
     let (origin, target, start, final_url) = chain().await;
 
     let open = service("allow_private_networks = true", &cache);
-    let first = open.web_fetch(&window(&start, 0), CallOptions::default()).await;
+    let first = open
+        .web_fetch(&window(&start, 0), CallOptions::default())
+        .await;
     assert_eq!(first.status, FetchStatus::Success, "{first:?}");
     assert_eq!(first.url, final_url);
     let next = first.next_start_index.unwrap();
@@ -122,7 +124,11 @@ async fn no_cache_creates_no_directory_no_file_and_no_entry() {
     let dir = tempfile::tempdir().unwrap();
     let server = PageServer::start().await;
     let cache = dir.path().join("never");
-    let o = run(&cache, &["fetch", &server.url("/short"), "--no-cache", "--json"]).await;
+    let o = run(
+        &cache,
+        &["fetch", &server.url("/short"), "--no-cache", "--json"],
+    )
+    .await;
     assert_eq!(json(&o)["status"], "success");
     assert!(!cache.exists(), "--no-cache created {}", cache.display());
 
@@ -130,7 +136,13 @@ async fn no_cache_creates_no_directory_no_file_and_no_entry() {
     let used = dir.path().join("used");
     json(&run(&used, &["fetch", &server.url("/article"), "--json"]).await);
     let before = json(&run(&used, &["cache", "info", "--json"]).await);
-    json(&run(&used, &["fetch", &server.url("/short"), "--no-cache", "--json"]).await);
+    json(
+        &run(
+            &used,
+            &["fetch", &server.url("/short"), "--no-cache", "--json"],
+        )
+        .await,
+    );
     let after = json(&run(&used, &["cache", "info", "--json"]).await);
     assert_eq!(before["entries"], after["entries"], "{after}");
     assert_eq!(server.hits("/short"), 2);
@@ -196,7 +208,10 @@ async fn a_damaged_cache_file_or_entry_is_a_quiet_miss() {
     quiet(&o);
     let a = json(&o);
     assert_eq!(a["status"], "success");
-    assert!(a["title"].as_str().unwrap().starts_with("Lighthouses"), "{a}");
+    assert!(
+        a["title"].as_str().unwrap().starts_with("Lighthouses"),
+        "{a}"
+    );
 
     // Garbage inside every stored value: read as a miss, downloaded again.
     let hits = server.hits("/article");
@@ -208,7 +223,11 @@ async fn a_damaged_cache_file_or_entry_is_a_quiet_miss() {
     drop(conn);
     let o = fetch(&cache).await;
     quiet(&o);
-    assert!(o.stderr.is_empty(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        o.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     let b = json(&o);
     assert_eq!(b["content"], a["content"]);
     assert_eq!(server.hits("/article"), hits + 1);
