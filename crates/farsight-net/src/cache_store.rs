@@ -232,19 +232,6 @@ impl Store {
             }
             evicted += deleted;
         }
-        // Free pages are reused by the next writes, so the file stays near
-        // its limit; past it (a limit lowered since) they go back to the file
-        // system, at the next checkpoint.
-        let (pages, page_size) = file_pages(&tx).map_err(err)?;
-        let over = (pages * page_size).saturating_sub(self.max_bytes) / page_size.max(1);
-        if over > 0 {
-            // The pragma frees one page per step: step it to the end.
-            let mut vacuum = tx
-                .prepare(&format!("PRAGMA incremental_vacuum({over})"))
-                .map_err(err)?;
-            let mut steps = vacuum.query([]).map_err(err)?;
-            while steps.next().map_err(err)?.is_some() {}
-        }
         tx.commit().map_err(err)?;
         tracing::debug!(evicted, "cache over its size limit: evicted");
         Ok(evicted)
@@ -483,14 +470,6 @@ fn open_once(path: &Path, mode: Mode) -> Result<Store, CacheError> {
     }
     let conn = Connection::open_with_flags(path, flags).map_err(err)?;
     conn.busy_timeout(BUSY_TIMEOUT).map_err(err)?;
-    if mode == Mode::Serve {
-        // Incremental auto-vacuum lets eviction give pages back to the file
-        // system when the file is larger than its limit (a limit lowered
-        // since). It takes effect only on a new, empty file, before WAL mode
-        // writes the header; on any other file this line changes nothing.
-        conn.execute_batch("PRAGMA auto_vacuum = INCREMENTAL")
-            .map_err(err)?;
-    }
     // WAL is a property of the file: set once, every later connection finds it.
     // Readers then never wait for the writer, and the writer waits only for
     // another writer.
@@ -565,24 +544,12 @@ fn remove_store_files(path: &Path) -> std::io::Result<()> {
 }
 
 /// Bytes of the database's pages that hold data (free pages, reused by the
-/// next writes, are not counted). Pragmas that read the header page only.
+/// next writes, are not counted). Two reads of the header page.
 fn used_bytes(conn: &Connection) -> rusqlite::Result<u64> {
-    let (pages, size) = file_pages(conn)?;
-    let free = pragma_u64(conn, "freelist_count")?;
-    Ok(pages.saturating_sub(free) * size)
-}
-
-/// Pages of the database (free ones included) and the page size.
-fn file_pages(conn: &Connection) -> rusqlite::Result<(u64, u64)> {
-    Ok((
-        pragma_u64(conn, "page_count")?,
-        pragma_u64(conn, "page_size")?,
-    ))
-}
-
-fn pragma_u64(conn: &Connection, name: &str) -> rusqlite::Result<u64> {
-    conn.query_row(&format!("PRAGMA {name}"), [], |r| r.get::<_, i64>(0))
-        .map(|n| u64::try_from(n).unwrap_or(0))
+    let pragma = |name: &str| conn.query_row(&format!("PRAGMA {name}"), [], |r| r.get::<_, i64>(0));
+    let pages = pragma("page_count")? - pragma("freelist_count")?;
+    let size = pragma("page_size")?;
+    Ok(u64::try_from(pages.max(0) * size).unwrap_or(0))
 }
 
 /// Bytes of the file and its write-ahead log.
@@ -658,37 +625,6 @@ mod tests {
         assert!(kept[first_kept..].iter().all(|k| *k), "{kept:?}");
         // Nearly the whole limit is still used: eviction stops at 90%, not 0.
         assert!(first_kept < 50, "{kept:?}");
-    }
-
-    #[test]
-    fn a_lowered_limit_shrinks_the_file() {
-        let dir = tempfile::tempdir().unwrap();
-        let value = vec![9u8; 50 * 1024];
-        let far = now_ms() + 60_000;
-        {
-            let big = Store::open(dir.path(), DEFAULT_MAX_DISK_BYTES).unwrap();
-            for i in 0..40 {
-                big.put("page", &format!("p{i}"), &value, far, now_ms() + i)
-                    .unwrap();
-            }
-            let (pages, size) = file_pages(&big.conn()).unwrap();
-            assert!(pages * size > 2 * 1024 * 1024);
-        }
-        let limit = 512 * 1024;
-        let small = Store::open(dir.path(), limit).unwrap();
-        let auto_vacuum = pragma_u64(&small.conn(), "auto_vacuum").unwrap();
-        assert_eq!(auto_vacuum, 2, "incremental");
-        assert!(
-            small
-                .put("page", "new", &value, far, now_ms() + 100)
-                .unwrap()
-                > 0
-        );
-        let (pages, size) = file_pages(&small.conn()).unwrap();
-        assert!(pages * size <= limit, "{} bytes of pages", pages * size);
-        assert!(small.get("page", "new", now_ms()).is_some());
-        assert!(small.get("page", "p39", now_ms()).is_some());
-        assert_eq!(small.get("page", "p0", now_ms()), None);
     }
 
     #[test]
