@@ -13,15 +13,16 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::cache_error::CacheError;
-use crate::cache_store::{self, CacheInfo, Cleared, Store, now_ms};
+use crate::cache_store::{self, CacheInfo, Cleared, DEFAULT_MAX_DISK_BYTES, Store, now_ms};
 
 /// Memory budget of the in-memory level. Pages are capped at a few MiB each,
 /// so this holds dozens of pages and thousands of search answers.
 const MEMORY_BYTES: u64 = 64 * 1024 * 1024;
 /// The disk level skips values this large rather than bloating the file.
 const MAX_DISK_VALUE: usize = 32 * 1024 * 1024;
-/// Every this many writes also drops expired entries, so that a long-running
-/// server's file stops growing.
+/// The first write of a process, and every this many after it, also drops
+/// expired entries. Not done at open: a process that never writes (a fetch
+/// refused by the policy, a run of cache hits) then never walks the file.
 const PURGE_EVERY: u64 = 128;
 
 /// A shared cache handle; cloning it is cheap and clones share the entries.
@@ -33,6 +34,8 @@ pub struct Cache {
 struct Inner {
     memory: moka::future::Cache<String, Entry>,
     disk: Option<Arc<Store>>,
+    /// The disk level's size limit: a larger value is not written to disk.
+    max_disk_bytes: u64,
     /// Counts disk writes, for `PURGE_EVERY`.
     writes: AtomicU64,
     /// A failed disk write is logged as a warning once, then at debug level:
@@ -75,10 +78,22 @@ impl Cache {
     /// created). Other farsight processes may use the same directory at the
     /// same time. If the file cannot be opened (a read-only disk, a foreign
     /// file under its name), logs one warning and runs memory-only. Blocks
-    /// briefly while it opens the file and drops expired entries: call it at
-    /// start-up.
+    /// briefly while it opens the file (reading its header and schema, not
+    /// its entries): call it at start-up. The file is kept within
+    /// [`Cache::DEFAULT_MAX_DISK_BYTES`]; see [`Cache::open_limited`].
     pub fn open(dir: &Path) -> Cache {
-        match Self::try_open(dir) {
+        Self::open_limited(dir, DEFAULT_MAX_DISK_BYTES)
+    }
+
+    /// The default size limit of the file on disk (512 MiB).
+    pub const DEFAULT_MAX_DISK_BYTES: u64 = DEFAULT_MAX_DISK_BYTES;
+
+    /// Like [`Cache::open`], with the file kept within about `max_disk_bytes`
+    /// (`[cache].max_disk_bytes`): a write that takes it over the limit
+    /// evicts expired entries, then the oldest, down to 90% of it; a value
+    /// larger than the limit is kept in memory only.
+    pub fn open_limited(dir: &Path, max_disk_bytes: u64) -> Cache {
+        match Self::try_open_limited(dir, max_disk_bytes) {
             Ok(cache) => cache,
             Err(e) => {
                 tracing::warn!(
@@ -98,12 +113,17 @@ impl Cache {
     /// When the directory or the file cannot be created or opened, or the file
     /// is a database farsight did not create.
     pub fn try_open(dir: &Path) -> Result<Cache, CacheError> {
-        Ok(Self::with_disk(Some(Arc::new(Store::open(dir)?))))
+        Self::try_open_limited(dir, DEFAULT_MAX_DISK_BYTES)
+    }
+
+    fn try_open_limited(dir: &Path, max_disk_bytes: u64) -> Result<Cache, CacheError> {
+        let store = Store::open(dir, max_disk_bytes)?;
+        Ok(Self::with_disk(Some(Arc::new(store)), max_disk_bytes))
     }
 
     /// A cache in memory only (lost when the process ends).
     pub fn memory_only() -> Cache {
-        Self::with_disk(None)
+        Self::with_disk(None, 0)
     }
 
     /// No cache: every `get` misses, every `put` is dropped.
@@ -158,7 +178,7 @@ impl Cache {
         Some(self.inner.as_ref()?.disk.as_ref()?.path())
     }
 
-    fn with_disk(disk: Option<Arc<Store>>) -> Cache {
+    fn with_disk(disk: Option<Arc<Store>>, max_disk_bytes: u64) -> Cache {
         let memory = moka::future::Cache::builder()
             .max_capacity(MEMORY_BYTES)
             .weigher(|k: &String, v: &Entry| {
@@ -170,6 +190,7 @@ impl Cache {
             inner: Some(Arc::new(Inner {
                 memory,
                 disk,
+                max_disk_bytes,
                 writes: AtomicU64::new(0),
                 warned: AtomicBool::new(false),
             })),
@@ -228,18 +249,19 @@ impl Cache {
         let Some(store) = inner.disk.as_ref().map(Arc::clone) else {
             return;
         };
-        if value.len() > MAX_DISK_VALUE {
+        let too_large = u64::try_from(value.len()).unwrap_or(u64::MAX) > inner.max_disk_bytes;
+        if value.len() > MAX_DISK_VALUE || too_large {
             return;
         }
         let ttl_ms = u64::try_from(ttl.as_millis()).unwrap_or(u64::MAX);
-        let purge = inner.writes.fetch_add(1, Ordering::Relaxed) % PURGE_EVERY == PURGE_EVERY - 1;
+        let purge = inner.writes.fetch_add(1, Ordering::Relaxed) % PURGE_EVERY == 0;
         let (ns, key) = (namespace.to_owned(), key.to_owned());
         let written = tokio::task::spawn_blocking(move || {
             let now = now_ms();
-            store.put(&ns, &key, &value, now.saturating_add(ttl_ms))?;
             if purge {
                 store.purge_expired(now)?;
             }
+            store.put(&ns, &key, &value, now.saturating_add(ttl_ms), now)?;
             Ok::<_, CacheError>(())
         })
         .await;
@@ -323,6 +345,37 @@ mod tests {
             .await;
         assert_eq!(b.get("page", "k").await.as_deref(), Some(&b"from a"[..]));
         assert_eq!(a.file(), Some(Cache::file_in(dir.path()).as_path()));
+    }
+
+    #[tokio::test]
+    async fn a_value_larger_than_the_disk_limit_stays_in_memory() {
+        let dir = tempfile::tempdir().unwrap();
+        let c = Cache::open_limited(dir.path(), 64 * 1024);
+        assert!(c.is_persistent());
+        c.put("page", "big", vec![1; 65 * 1024], Duration::from_secs(60))
+            .await;
+        c.put("page", "small", vec![1; 1024], Duration::from_secs(60))
+            .await;
+        assert!(c.get("page", "big").await.is_some(), "kept in memory");
+        let other = Cache::open_limited(dir.path(), 64 * 1024);
+        assert_eq!(other.get("page", "big").await, None);
+        assert!(other.get("page", "small").await.is_some());
+    }
+
+    #[tokio::test]
+    async fn the_first_write_drops_expired_entries() {
+        let dir = tempfile::tempdir().unwrap();
+        let c = Cache::open(dir.path());
+        c.put("page", "old", b"v".to_vec(), Duration::from_millis(1))
+            .await;
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        let other = Cache::open(dir.path());
+        assert_eq!(Cache::info_at(dir.path()).unwrap().expired, 1);
+        other
+            .put("page", "new", b"v".to_vec(), Duration::from_secs(60))
+            .await;
+        let info = Cache::info_at(dir.path()).unwrap();
+        assert_eq!((info.entries, info.expired), (1, 0));
     }
 
     #[tokio::test]

@@ -21,9 +21,24 @@ use crate::cache_error::{CacheError, CacheErrorKind};
 /// The store's file in the cache directory. The number is the layout's
 /// version: a farsight with another layout uses another file instead of
 /// misreading this one.
-pub(crate) const FILE_NAME: &str = "cache-v1.sqlite3";
-/// Files of earlier layouts, removed by [`clear`].
-const LEGACY_FILES: &[&str] = &["cache.redb"];
+pub(crate) const FILE_NAME: &str = "cache-v2.sqlite3";
+/// Files of earlier layouts, removed by [`clear`]. v1 had no `stored_ms`
+/// column, and its pages no record of how they were reached.
+const LEGACY_FILES: &[&str] = &[
+    "cache.redb",
+    "cache-v1.sqlite3",
+    "cache-v1.sqlite3-wal",
+    "cache-v1.sqlite3-shm",
+];
+/// `[cache].max_disk_bytes` unless configured: room for thousands of pages,
+/// small next to any disk.
+pub const DEFAULT_MAX_DISK_BYTES: u64 = 512 * 1024 * 1024;
+/// Eviction brings the file down to this share of the limit (in percent),
+/// so that it runs once per tenth of the limit written, not on every write.
+const EVICT_TO_PERCENT: u64 = 90;
+/// Eviction deletes in rounds, each estimating the rows to delete from their
+/// sizes and then measuring the file again; a few rounds always suffice.
+const EVICT_ROUNDS: u32 = 8;
 /// Marks the file as farsight's (`PRAGMA application_id`, "fsc1"), so a
 /// foreign database under the same name is refused, not written over.
 const APPLICATION_ID: i32 = 0x6673_6331;
@@ -44,6 +59,9 @@ const SCHEMA: &str = "
         namespace  TEXT    NOT NULL,
         key        TEXT    NOT NULL,
         expires_ms INTEGER NOT NULL,
+        stored_ms  INTEGER NOT NULL,
+        -- Last, so that reading the other columns never touches the value's
+        -- pages.
         value      BLOB    NOT NULL,
         PRIMARY KEY (namespace, key)
     );
@@ -53,6 +71,8 @@ const SCHEMA: &str = "
 /// One process's connection to the cache file.
 pub(crate) struct Store {
     path: PathBuf,
+    /// Bytes of database pages in use above which a write evicts.
+    max_bytes: u64,
     // One connection per process, used for one short statement at a time: the
     // lock is held for microseconds to milliseconds.
     conn: Mutex<Connection>,
@@ -61,16 +81,19 @@ pub(crate) struct Store {
 /// How to open the file.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Mode {
-    /// Create the directory and the file if needed, and drop expired entries.
+    /// Create the directory and the file if needed.
     Serve,
     /// Open an existing file as it is (`info`, `clear`).
     Inspect,
 }
 
 impl Store {
-    /// Opens (creating if needed) the store in `dir` and drops expired entries.
-    /// A file that is not a database at all (damaged) is replaced.
-    pub(crate) fn open(dir: &Path) -> Result<Store, CacheError> {
+    /// Opens (creating if needed) the store in `dir`, to be kept within about
+    /// `max_bytes`. A file that is not a database at all (damaged) is
+    /// replaced. Reads the file's header and schema only, never the entries:
+    /// a process that is refused its fetch reads nothing more (expired
+    /// entries are dropped by the first write, see [`crate::Cache::put`]).
+    pub(crate) fn open(dir: &Path, max_bytes: u64) -> Result<Store, CacheError> {
         std::fs::create_dir_all(dir).map_err(|e| {
             CacheError::new(
                 CacheErrorKind::Unavailable,
@@ -79,16 +102,14 @@ impl Store {
             )
         })?;
         let path = dir.join(FILE_NAME);
-        let store = match open_with_retry(&path, Mode::Serve) {
+        let mut store = match open_with_retry(&path, Mode::Serve) {
             Err(e) if e.kind() == CacheErrorKind::Damaged && remove_store_files(&path).is_ok() => {
                 tracing::warn!(path = %path.display(), "the cache file was damaged and has been replaced");
                 open_with_retry(&path, Mode::Serve)?
             }
             r => r?,
         };
-        if let Err(e) = store.purge_expired(now_ms()) {
-            tracing::debug!("cache purge failed: {e}");
-        }
+        store.max_bytes = max_bytes;
         Ok(store)
     }
 
@@ -110,10 +131,13 @@ impl Store {
         let conn = self.conn();
         let row = conn
             .prepare_cached(
-                "SELECT expires_ms, value FROM entries WHERE namespace = ?1 AND key = ?2",
+                // An expired value is not read at all.
+                "SELECT expires_ms, value FROM entries \
+                 WHERE namespace = ?1 AND key = ?2 AND expires_ms > ?3",
             )
             .and_then(|mut s| {
-                s.query_row(params![namespace, key], |r| {
+                let now = i64::try_from(now_ms).unwrap_or(i64::MAX);
+                s.query_row(params![namespace, key, now], |r| {
                     Ok((r.get::<_, i64>(0)?, r.get::<_, Vec<u8>>(1)?))
                 })
                 .optional()
@@ -131,25 +155,86 @@ impl Store {
         }
     }
 
-    /// Stores `value` under `namespace`/`key` until `expires_ms` (unix ms),
-    /// replacing any earlier value.
+    /// Stores `value` under `namespace`/`key` at `now_ms` until `expires_ms`
+    /// (unix ms), replacing any earlier value; then, if the file is over its
+    /// limit, evicts (see [`Store::evict`]). Returns the entries evicted.
     pub(crate) fn put(
         &self,
         namespace: &str,
         key: &str,
         value: &[u8],
         expires_ms: u64,
-    ) -> Result<(), CacheError> {
+        now_ms: u64,
+    ) -> Result<usize, CacheError> {
         let expires = i64::try_from(expires_ms).unwrap_or(i64::MAX);
+        let now = i64::try_from(now_ms).unwrap_or(i64::MAX);
         self.conn()
             .prepare_cached(
-                "INSERT INTO entries (namespace, key, expires_ms, value) VALUES (?1, ?2, ?3, ?4) \
+                "INSERT INTO entries (namespace, key, expires_ms, stored_ms, value) \
+                 VALUES (?1, ?2, ?3, ?4, ?5) \
                  ON CONFLICT (namespace, key) DO UPDATE \
-                 SET expires_ms = excluded.expires_ms, value = excluded.value",
+                 SET expires_ms = excluded.expires_ms, stored_ms = excluded.stored_ms, \
+                 value = excluded.value",
             )
-            .and_then(|mut s| s.execute(params![namespace, key, expires, value]))
-            .map(drop)
-            .map_err(|e| CacheError::sqlite(&e, &self.path))
+            .and_then(|mut s| s.execute(params![namespace, key, expires, now, value]))
+            .map_err(|e| CacheError::sqlite(&e, &self.path))?;
+        self.evict(now_ms)
+    }
+
+    /// When the pages in use exceed the limit, deletes entries until they are
+    /// under [`EVICT_TO_PERCENT`] of it: expired ones first, then the oldest
+    /// written. "Oldest written" rather than "least recently read" keeps a
+    /// read a read: recording each use would make every hit a write that
+    /// waits for other processes' writes. Costs two header reads when under
+    /// the limit, which is nearly always.
+    fn evict(&self, now_ms: u64) -> Result<usize, CacheError> {
+        let err = |e: rusqlite::Error| CacheError::sqlite(&e, &self.path);
+        let mut conn = self.conn();
+        if used_bytes(&conn).map_err(err)? <= self.max_bytes {
+            return Ok(0);
+        }
+        // IMMEDIATE: one process evicts at a time; the next one measures
+        // again inside its own transaction and finds nothing to do.
+        let tx = conn
+            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+            .map_err(err)?;
+        let target = self.max_bytes / 100 * EVICT_TO_PERCENT;
+        let now = i64::try_from(now_ms).unwrap_or(i64::MAX);
+        let mut evicted = 0;
+        for _ in 0..EVICT_ROUNDS {
+            let used = used_bytes(&tx).map_err(err)?;
+            if used <= target {
+                break;
+            }
+            let excess = i64::try_from(used - target).unwrap_or(i64::MAX);
+            // The rows, expired first and then oldest first, whose sizes
+            // before them add up to less than the excess. `length()` of a
+            // blob is read from the row's header, not from the value. The
+            // primary-key index holds the key a second time.
+            let deleted = tx
+                .execute(
+                    "DELETE FROM entries WHERE rowid IN (
+                        SELECT rowid FROM (
+                            SELECT rowid, COALESCE(SUM(
+                                length(value) + 2 * (length(namespace) + length(key)) + 32
+                            ) OVER (
+                                ORDER BY expires_ms > ?1, stored_ms, rowid
+                                ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
+                            ), 0) AS before
+                            FROM entries
+                        ) WHERE before < ?2
+                    )",
+                    params![now, excess],
+                )
+                .map_err(err)?;
+            if deleted == 0 {
+                break;
+            }
+            evicted += deleted;
+        }
+        tx.commit().map_err(err)?;
+        tracing::debug!(evicted, "cache over its size limit: evicted");
+        Ok(evicted)
     }
 
     /// Drops the entries expired at `now_ms`; returns how many.
@@ -420,6 +505,7 @@ fn open_once(path: &Path, mode: Mode) -> Result<Store, CacheError> {
     }
     Ok(Store {
         path: path.to_path_buf(),
+        max_bytes: DEFAULT_MAX_DISK_BYTES,
         conn: Mutex::new(conn),
     })
 }
@@ -457,6 +543,15 @@ fn remove_store_files(path: &Path) -> std::io::Result<()> {
     std::fs::remove_file(path)
 }
 
+/// Bytes of the database's pages that hold data (free pages, reused by the
+/// next writes, are not counted). Two reads of the header page.
+fn used_bytes(conn: &Connection) -> rusqlite::Result<u64> {
+    let pragma = |name: &str| conn.query_row(&format!("PRAGMA {name}"), [], |r| r.get::<_, i64>(0));
+    let pages = pragma("page_count")? - pragma("freelist_count")?;
+    let size = pragma("page_size")?;
+    Ok(u64::try_from(pages.max(0) * size).unwrap_or(0))
+}
+
 /// Bytes of the file and its write-ahead log.
 fn file_bytes(path: &Path) -> u64 {
     let mut wal = path.as_os_str().to_owned();
@@ -483,11 +578,11 @@ mod tests {
     fn reopening_keeps_the_entries() {
         let dir = tempfile::tempdir().unwrap();
         let far = now_ms() + 60_000;
-        Store::open(dir.path())
+        Store::open(dir.path(), DEFAULT_MAX_DISK_BYTES)
             .unwrap()
-            .put("page", "k", b"kept", far)
+            .put("page", "k", b"kept", far, now_ms())
             .unwrap();
-        let again = Store::open(dir.path()).unwrap();
+        let again = Store::open(dir.path(), DEFAULT_MAX_DISK_BYTES).unwrap();
         assert_eq!(
             again.get("page", "k", now_ms()),
             Some((b"kept".to_vec(), far))
@@ -496,12 +591,88 @@ mod tests {
     }
 
     #[test]
+    fn a_file_over_its_limit_evicts_expired_entries_then_the_oldest() {
+        let dir = tempfile::tempdir().unwrap();
+        let limit = 400 * 1024;
+        let store = Store::open(dir.path(), limit).unwrap();
+        let value = vec![7u8; 20 * 1024];
+        let t0 = now_ms();
+        let far = t0 + 3_600_000;
+        // Stored last but expired: the first to go.
+        let mut evicted = 0;
+        for i in 0..60u64 {
+            evicted += store
+                .put("page", &format!("p{i}"), &value, far, t0 + i)
+                .unwrap();
+            if i == 5 {
+                store.put("search", "gone", &value, t0, t0 + 100).unwrap();
+            }
+        }
+        assert!(evicted > 0);
+        let used = used_bytes(&store.conn()).unwrap();
+        assert!(used <= limit, "{used} bytes in use, limit {limit}");
+        let now = t0 + 1;
+        // The expired entry went first, the newest entries stayed, the oldest
+        // went.
+        let kept: Vec<bool> = (0..60)
+            .map(|i| store.get("page", &format!("p{i}"), now).is_some())
+            .collect();
+        assert_eq!(info(dir.path()).unwrap().expired, 0);
+        assert!(kept[59] && kept[50], "{kept:?}");
+        assert!(!kept[0] && !kept[10], "{kept:?}");
+        // Kept entries are the newest ones, without holes.
+        let first_kept = kept.iter().position(|k| *k).unwrap();
+        assert!(kept[first_kept..].iter().all(|k| *k), "{kept:?}");
+        // Nearly the whole limit is still used: eviction stops at 90%, not 0.
+        assert!(first_kept < 50, "{kept:?}");
+    }
+
+    #[test]
+    fn under_the_limit_nothing_is_evicted() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path(), DEFAULT_MAX_DISK_BYTES).unwrap();
+        let value = vec![1u8; 64 * 1024];
+        for i in 0..20 {
+            let evicted = store
+                .put(
+                    "page",
+                    &format!("p{i}"),
+                    &value,
+                    now_ms() + 60_000,
+                    now_ms(),
+                )
+                .unwrap();
+            assert_eq!(evicted, 0);
+        }
+        assert_eq!(info(dir.path()).unwrap().entries, 20);
+    }
+
+    #[test]
+    fn opening_reads_no_entry() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path(), DEFAULT_MAX_DISK_BYTES).unwrap();
+        let value = vec![3u8; 256 * 1024];
+        for i in 0..8 {
+            store
+                .put("page", &format!("p{i}"), &value, now_ms() - 1, now_ms())
+                .unwrap();
+        }
+        drop(store);
+        // Expired entries are still there after a new open: opening neither
+        // purged nor read them (deleting a value walks its pages).
+        let _again = Store::open(dir.path(), DEFAULT_MAX_DISK_BYTES).unwrap();
+        assert_eq!(info(dir.path()).unwrap().expired, 8);
+    }
+
+    #[test]
     fn an_expired_entry_is_a_miss_and_is_purged() {
         let dir = tempfile::tempdir().unwrap();
-        let store = Store::open(dir.path()).unwrap();
+        let store = Store::open(dir.path(), DEFAULT_MAX_DISK_BYTES).unwrap();
         let now = now_ms();
-        store.put("page", "old", b"v", now - 1).unwrap();
-        store.put("page", "new", b"v", now + 60_000).unwrap();
+        store.put("page", "old", b"v", now - 1, now_ms()).unwrap();
+        store
+            .put("page", "new", b"v", now + 60_000, now_ms())
+            .unwrap();
         assert_eq!(store.get("page", "old", now), None);
         assert!(store.get("page", "new", now).is_some());
         // Still on disk until purged.
@@ -514,16 +685,16 @@ mod tests {
     #[test]
     fn rows_of_the_wrong_shape_are_misses() {
         let dir = tempfile::tempdir().unwrap();
-        let store = Store::open(dir.path()).unwrap();
+        let store = Store::open(dir.path(), DEFAULT_MAX_DISK_BYTES).unwrap();
         let far = i64::try_from(now_ms() + 60_000).unwrap();
         // SQLite keeps whatever type is given; a row written by something
         // else is read as a miss, never as a value.
         store
             .conn()
             .execute_batch(&format!(
-                "INSERT INTO entries VALUES ('page', 'text', {far}, 'not a blob');
-                 INSERT INTO entries VALUES ('page', 'when', 'tomorrow', x'01');
-                 INSERT INTO entries VALUES ('page', 'neg', -5, x'01');"
+                "INSERT INTO entries VALUES ('page', 'text', {far}, 0, 'not a blob');
+                 INSERT INTO entries VALUES ('page', 'when', 'tomorrow', 0, x'01');
+                 INSERT INTO entries VALUES ('page', 'neg', -5, 0, x'01');"
             ))
             .unwrap();
         for key in ["text", "when", "neg"] {
@@ -531,7 +702,7 @@ mod tests {
         }
         // A good write replaces the bad row.
         store
-            .put("page", "text", b"fine", now_ms() + 60_000)
+            .put("page", "text", b"fine", now_ms() + 60_000, now_ms())
             .unwrap();
         assert_eq!(
             store.get("page", "text", now_ms()).map(|(v, _)| v),
@@ -551,8 +722,10 @@ mod tests {
             info(dir.path()).err().map(|e| e.kind()),
             Some(CacheErrorKind::Damaged)
         );
-        let store = Store::open(dir.path()).unwrap();
-        store.put("page", "k", b"v", now_ms() + 60_000).unwrap();
+        let store = Store::open(dir.path(), DEFAULT_MAX_DISK_BYTES).unwrap();
+        store
+            .put("page", "k", b"v", now_ms() + 60_000, now_ms())
+            .unwrap();
         assert!(store.get("page", "k", now_ms()).is_some());
     }
 
@@ -579,7 +752,9 @@ mod tests {
             .unwrap()
             .execute_batch("CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ('mine');")
             .unwrap();
-        let err = Store::open(dir.path()).err().unwrap();
+        let err = Store::open(dir.path(), DEFAULT_MAX_DISK_BYTES)
+            .err()
+            .unwrap();
         assert_eq!(err.kind(), CacheErrorKind::Foreign);
         let body: String = Connection::open(&path)
             .unwrap()
@@ -591,10 +766,12 @@ mod tests {
     #[test]
     fn two_connections_see_each_others_writes() {
         let dir = tempfile::tempdir().unwrap();
-        let a = Store::open(dir.path()).unwrap();
-        let b = Store::open(dir.path()).unwrap();
-        a.put("page", "from-a", b"a", now_ms() + 60_000).unwrap();
-        b.put("page", "from-b", b"b", now_ms() + 60_000).unwrap();
+        let a = Store::open(dir.path(), DEFAULT_MAX_DISK_BYTES).unwrap();
+        let b = Store::open(dir.path(), DEFAULT_MAX_DISK_BYTES).unwrap();
+        a.put("page", "from-a", b"a", now_ms() + 60_000, now_ms())
+            .unwrap();
+        b.put("page", "from-b", b"b", now_ms() + 60_000, now_ms())
+            .unwrap();
         assert!(b.get("page", "from-a", now_ms()).is_some());
         assert!(a.get("page", "from-b", now_ms()).is_some());
     }
@@ -605,11 +782,11 @@ mod tests {
         let missing = info(dir.path()).unwrap();
         assert!(!missing.exists);
         assert!(!dir.path().join(FILE_NAME).exists(), "info creates nothing");
-        let store = Store::open(dir.path()).unwrap();
+        let store = Store::open(dir.path(), DEFAULT_MAX_DISK_BYTES).unwrap();
         let far = now_ms() + 60_000;
-        store.put("page", "a", b"12345", far).unwrap();
-        store.put("page", "b", b"12345", far).unwrap();
-        store.put("search", "q", b"1", far).unwrap();
+        store.put("page", "a", b"12345", far, now_ms()).unwrap();
+        store.put("page", "b", b"12345", far, now_ms()).unwrap();
+        store.put("search", "q", b"1", far, now_ms()).unwrap();
         std::fs::write(dir.path().join("cache.redb"), b"old").unwrap();
         let i = info(dir.path()).unwrap();
         assert!(i.exists);
@@ -629,7 +806,7 @@ mod tests {
         assert!(!dir.path().join("cache.redb").exists());
         // The open connection sees the store empty, and keeps working.
         assert_eq!(store.get("page", "a", now_ms()), None);
-        store.put("page", "c", b"v", far).unwrap();
+        store.put("page", "c", b"v", far, now_ms()).unwrap();
         assert_eq!(info(dir.path()).unwrap().entries, 1);
     }
 }

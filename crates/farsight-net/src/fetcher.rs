@@ -14,6 +14,7 @@ use crate::error::{Error, ErrorKind};
 use crate::guard::Guard;
 use crate::normalize::normalize_url;
 use crate::page::{FetchOptions, Page, PageKind};
+use crate::page_entry::{Hop, PageEntry};
 use crate::resolver::{GuardedResolver, Refused};
 use crate::robots::RobotsCache;
 use crate::status::status_error;
@@ -303,7 +304,7 @@ impl Fetcher {
             url.clone_into(&mut page.requested_url);
             return Ok(page);
         }
-        let page =
+        let entry =
             match tokio::time::timeout(inner.timeout, self.download(start.clone(), url)).await {
                 Ok(result) => result?,
                 Err(_) => {
@@ -318,45 +319,69 @@ impl Fetcher {
                     .with_url(start.as_str()));
                 }
             };
-        match serde_json::to_vec(&page) {
-            Ok(bytes) => {
-                // Also under the final URL: agents read on from the URL they
-                // were given back.
-                if let Some(final_key) = normalize_url(&page.url).filter(|k| *k != key) {
+        self.store(&key, &entry).await;
+        Ok(entry.page)
+    }
+
+    /// Keeps a fresh page under the URL asked for, with the whole chain, and
+    /// under its final URL, with the final request only.
+    async fn store(&self, key: &str, entry: &PageEntry) {
+        let inner = &self.inner;
+        // Also under the final URL: agents read on from the URL they were
+        // given back.
+        if let Some(final_key) = normalize_url(&entry.page.url).filter(|k| k != key)
+            && let Some(last) = entry.final_hop_only()
+        {
+            match serde_json::to_vec(&last) {
+                Ok(bytes) => {
                     inner
                         .cache
-                        .put(PAGE_NAMESPACE, &final_key, bytes.clone(), inner.page_ttl)
+                        .put(PAGE_NAMESPACE, &final_key, bytes, inner.page_ttl)
                         .await;
                 }
+                Err(e) => tracing::debug!("page not cached: {e}"),
+            }
+        }
+        match serde_json::to_vec(entry) {
+            Ok(bytes) => {
                 inner
                     .cache
-                    .put(PAGE_NAMESPACE, &key, bytes, inner.page_ttl)
+                    .put(PAGE_NAMESPACE, key, bytes, inner.page_ttl)
                     .await;
             }
             Err(e) => tracing::debug!("page not cached: {e}"),
         }
-        Ok(page)
     }
 
+    /// The cached page under `key`, if the current policy would fetch it the
+    /// way it was fetched (see [`PageEntry::refusal`]). Anything else is a
+    /// miss: the page is fetched again, and the guard refuses it there with
+    /// the usual error if it must.
     async fn cached(&self, key: &str) -> Option<Page> {
         let bytes = self.inner.cache.get(PAGE_NAMESPACE, key).await?;
-        match serde_json::from_slice::<Page>(&bytes) {
-            Ok(mut page) => {
-                page.from_cache = true;
-                Some(page)
-            }
+        let entry = match serde_json::from_slice::<PageEntry>(&bytes) {
+            Ok(entry) => entry,
             Err(e) => {
                 // A damaged entry is a miss; the fresh page will replace it.
                 tracing::debug!("unreadable page cache entry: {e}");
-                None
+                return None;
             }
+        };
+        if let Some(why) = entry.refusal(&self.inner.guard, self.inner.robots.is_some()) {
+            tracing::debug!(key, "cached page not served: {why}");
+            return None;
         }
+        let mut page = entry.page;
+        page.from_cache = true;
+        Some(page)
     }
 
     /// Follows redirects by hand, checking the guard and robots.txt on every hop.
-    async fn download(&self, start: Url, requested: &str) -> Result<Page, Error> {
+    async fn download(&self, start: Url, requested: &str) -> Result<PageEntry, Error> {
         let inner = &self.inner;
         let mut url = start;
+        // Every request and who answered it, kept with the cached page.
+        let mut hops: Vec<Hop> = Vec::new();
         let mut visited: HashSet<String> = HashSet::new();
         visited.insert(visit_key(&url));
         let mut redirects: u32 = 0;
@@ -372,6 +397,10 @@ impl Fetcher {
                 .send()
                 .await
                 .map_err(|e| send_error(&e, &url))?;
+            hops.push(Hop {
+                url: url.to_string(),
+                peer: resp.remote_addr().map(|a| a.ip().to_canonical()),
+            });
             let status = resp.status();
             let location = status
                 .is_redirection()
@@ -380,7 +409,12 @@ impl Fetcher {
                 .and_then(|v| v.to_str().ok())
                 .map(str::to_owned);
             let Some(location) = location else {
-                return self.read_page(resp, url, requested).await;
+                let page = self.read_page(resp, url, requested).await?;
+                return Ok(PageEntry {
+                    page,
+                    hops,
+                    robots_obeyed: inner.robots.is_some(),
+                });
             };
             drop(resp);
             let next = url.join(location.trim()).map_err(|e| {

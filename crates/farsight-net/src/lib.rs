@@ -68,6 +68,7 @@ mod fetcher;
 mod guard;
 mod normalize;
 mod page;
+mod page_entry;
 mod resolver;
 mod robots;
 mod status;

@@ -3,6 +3,7 @@
 
 mod api_client;
 mod cache;
+mod cache_policy;
 mod charset;
 mod content_type;
 mod errors;

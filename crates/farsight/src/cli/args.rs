@@ -149,7 +149,8 @@ pub struct SearchArgs {
     #[arg(long)]
     pub json: bool,
 
-    /// Ask the providers again even if the answer is cached.
+    /// Ask the providers (and read the pages) again, and keep nothing in the
+    /// cache.
     #[arg(long)]
     pub no_cache: bool,
 }
@@ -245,7 +246,7 @@ pub struct FetchArgs {
     #[arg(long)]
     pub images: bool,
 
-    /// Download again even if the page is in the cache.
+    /// Download again, and keep nothing in the cache.
     #[arg(long)]
     pub no_cache: bool,
 

@@ -8,7 +8,7 @@ use clap::{Args, Subcommand};
 use farsight_net::{Cache, CacheError, CacheInfo, Cleared};
 
 use super::commands::write_stdout;
-use crate::config::Config;
+use crate::config::{CacheConfig, Config};
 
 /// `farsight cache`
 #[derive(Debug, Args)]
@@ -52,10 +52,14 @@ pub fn run(config: &Config, args: &CacheArgs) -> anyhow::Result<ExitCode> {
                 let mut value = serde_json::to_value(&info).context("cannot encode the answer")?;
                 if let Some(fields) = value.as_object_mut() {
                     fields.insert("enabled".to_owned(), config.cache.enabled.into());
+                    fields.insert(
+                        "maxDiskBytes".to_owned(),
+                        config.cache.max_disk_bytes.into(),
+                    );
                 }
                 print_json(&value)?;
             } else {
-                write_stdout(&info_text(&info, config.cache.enabled))?;
+                write_stdout(&info_text(&info, &config.cache))?;
             }
         }
         CacheCommand::Clear { json } => {
@@ -80,9 +84,13 @@ fn print_json(value: &impl serde::Serialize) -> anyhow::Result<()> {
     write_stdout(&text)
 }
 
-fn info_text(info: &CacheInfo, enabled: bool) -> String {
-    let mut out = format!("cache: {}\n", info.path.display());
-    if !enabled {
+fn info_text(info: &CacheInfo, config: &CacheConfig) -> String {
+    let mut out = format!(
+        "cache: {}\nlimit: {} ([cache].max_disk_bytes; past it the oldest entries go)\n",
+        info.path.display(),
+        bytes(config.max_disk_bytes)
+    );
+    if !config.enabled {
         out.push_str(
             "status: disabled ([cache].enabled = false or FARSIGHT_CACHE_ENABLED=false); \
              nothing is read or written\n",
@@ -99,7 +107,7 @@ fn info_text(info: &CacheInfo, enabled: bool) -> String {
     ));
     if info.expired > 0 {
         out.push_str(&format!(
-            " ({} expired, dropped at the next start)",
+            " ({} expired, dropped at the next write)",
             info.expired
         ));
     }
@@ -177,9 +185,15 @@ mod tests {
     fn info_of_a_directory_never_used_says_so() {
         let dir = tempfile::tempdir().unwrap();
         let info = Cache::info_at(dir.path()).unwrap();
-        let text = info_text(&info, true);
+        let mut config = CacheConfig::default();
+        let text = info_text(&info, &config);
         assert!(text.starts_with("cache: "), "{text}");
         assert!(text.contains("does not exist yet"), "{text}");
-        assert!(info_text(&info, false).contains("disabled"));
+        assert!(
+            text.contains("limit: 536870912 bytes (512.0 MiB)"),
+            "{text}"
+        );
+        config.enabled = false;
+        assert!(info_text(&info, &config).contains("disabled"));
     }
 }

@@ -115,9 +115,10 @@ fn on_runtime<F: std::future::Future<Output = anyhow::Result<ExitCode>>>(
     outcome
 }
 
-async fn fetch(config: config::Config, args: FetchArgs) -> anyhow::Result<ExitCode> {
+async fn fetch(mut config: config::Config, args: FetchArgs) -> anyhow::Result<ExitCode> {
     check_selector(args.selector.as_deref())?;
     let (url, assumed_https) = with_scheme(&args.url);
+    without_cache_if(&mut config, args.no_cache);
     let service = Service::new(config).map_err(|e| UsageError(format!("{e:#}")))?;
     let request = FetchRequest {
         url,
@@ -145,6 +146,14 @@ async fn fetch(config: config::Config, args: FetchArgs) -> anyhow::Result<ExitCo
         });
     }
     print_answer(&answer, args.format, args.json)
+}
+
+/// `--no-cache` neither reads nor writes the cache: no directory, no file,
+/// no entry is created (issue 11), so the call leaves nothing behind.
+pub(super) fn without_cache_if(config: &mut config::Config, no_cache: bool) {
+    if no_cache {
+        config.cache.enabled = false;
+    }
 }
 
 /// `example.com/page` → `https://example.com/page`, and whether https was

@@ -25,7 +25,8 @@ enum Output {
     Directive,
 }
 
-pub(super) async fn search(config: Config, args: SearchArgs) -> anyhow::Result<ExitCode> {
+pub(super) async fn search(mut config: Config, args: SearchArgs) -> anyhow::Result<ExitCode> {
+    super::commands::without_cache_if(&mut config, args.no_cache);
     let directive = looks_like_directive(&args.query);
     let (request, output) = request_of(&args, directive)?;
     let service = Service::new(config).map_err(|e| UsageError(format!("{e:#}")))?;

@@ -18,6 +18,10 @@ pub use load::{ConfigSource, default_config_path, load};
 pub use provider_vars::{ProviderField, missing_settings};
 pub use raw::{RawCache, RawConfig, RawFetch, RawSearch, RawServer};
 
+/// The smallest `[cache].max_disk_bytes` accepted: below it the file's own
+/// tables and indexes leave no room for a page.
+const MIN_CACHE_DISK_BYTES: u64 = 1024 * 1024;
+
 /// The effective configuration: defaults, then the file, then the
 /// environment, then command-line flags.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -74,6 +78,8 @@ pub struct CacheConfig {
     pub page_ttl: Duration,
     /// How long a search answer is reused.
     pub search_ttl: Duration,
+    /// The on-disk store's size limit: past it, the oldest entries go.
+    pub max_disk_bytes: u64,
 }
 
 /// `[server]`
@@ -158,6 +164,7 @@ impl Default for CacheConfig {
                 .join("farsight"),
             page_ttl: Duration::from_secs(86_400),
             search_ttl: Duration::from_secs(3_600),
+            max_disk_bytes: farsight_net::Cache::DEFAULT_MAX_DISK_BYTES,
         }
     }
 }
@@ -243,6 +250,12 @@ impl Config {
                 &mut c.cache.search_ttl,
                 k.search_ttl_seconds.map(Duration::from_secs),
             );
+            if k.max_disk_bytes.is_some_and(|n| n < MIN_CACHE_DISK_BYTES) {
+                bail!(
+                    "cache.max_disk_bytes must be at least {MIN_CACHE_DISK_BYTES} (1 MiB); to cache nothing, set [cache].enabled = false"
+                );
+            }
+            set(&mut c.cache.max_disk_bytes, k.max_disk_bytes);
         }
         if let Some(s) = raw.server {
             if let Some(addr) = s.addr {
@@ -352,6 +365,7 @@ mod tests {
         assert_eq!(c.cache.page_ttl, Duration::from_secs(86_400));
         assert_eq!(c.cache.search_ttl, Duration::from_secs(3_600));
         assert!(c.cache.dir.ends_with("farsight"));
+        assert_eq!(c.cache.max_disk_bytes, 512 * 1024 * 1024);
         assert_eq!(c.server.addr.to_string(), "127.0.0.1:8787");
     }
 
@@ -370,6 +384,11 @@ mod tests {
         let raw = RawConfig::from_toml("[fetch]\ntimeout_seconds = 0\n").unwrap();
         let err = Config::resolve(raw).unwrap_err();
         assert!(err.to_string().contains("fetch.timeout_seconds"), "{err}");
+        let raw = RawConfig::from_toml("[cache]\nmax_disk_bytes = 1000\n").unwrap();
+        let err = Config::resolve(raw).unwrap_err();
+        assert!(err.to_string().contains("cache.max_disk_bytes"), "{err}");
+        let raw = RawConfig::from_toml("[cache]\nmax_disk_bytes = 1048576\n").unwrap();
+        assert_eq!(Config::resolve(raw).unwrap().cache.max_disk_bytes, 1 << 20);
         let raw = RawConfig::from_toml("[server]\naddr = \"nowhere\"\n").unwrap();
         assert!(format!("{:#}", Config::resolve(raw).unwrap_err()).contains("server.addr"));
     }

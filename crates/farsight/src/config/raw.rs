@@ -67,6 +67,8 @@ pub struct RawCache {
     pub page_ttl_seconds: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub search_ttl_seconds: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_disk_bytes: Option<u64>,
 }
 
 /// `[server]`: the MCP server over Streamable HTTP.
@@ -161,6 +163,7 @@ impl RawConfig {
                     dir,
                     page_ttl_seconds,
                     search_ttl_seconds,
+                    max_disk_bytes,
                 }
             ),
             server: overlay_fields!(
@@ -237,6 +240,7 @@ impl RawConfig {
             dir: var("FARSIGHT_CACHE_DIR"),
             page_ttl_seconds: parse_num(&var, "FARSIGHT_PAGE_TTL_SECONDS")?,
             search_ttl_seconds: parse_num(&var, "FARSIGHT_SEARCH_TTL_SECONDS")?,
+            max_disk_bytes: parse_num(&var, "FARSIGHT_CACHE_MAX_DISK_BYTES")?,
         };
         let server = RawServer {
             addr: var("FARSIGHT_HTTP_ADDR"),

@@ -36,6 +36,7 @@ pub(super) fn to_toml_masked(c: &Config) -> String {
             dir: Some(c.cache.dir.display().to_string()),
             page_ttl_seconds: Some(c.cache.page_ttl.as_secs()),
             search_ttl_seconds: Some(c.cache.search_ttl.as_secs()),
+            max_disk_bytes: Some(c.cache.max_disk_bytes),
         }),
         server: Some(RawServer {
             addr: Some(c.server.addr.to_string()),

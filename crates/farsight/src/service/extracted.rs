@@ -2,6 +2,12 @@
 //! asking again with `focus`, or another farsight process reading the same
 //! page gets the extracted document back instead of parsing and extracting
 //! the page again, which for a large page costs far more than a cache read.
+//!
+//! A document needs no policy check of its own (issue 11): it is looked up
+//! only with the text of a page the fetcher has just returned, which passed
+//! the current policy (a cached page is re-checked against it on every hit),
+//! and its entry matches only that text (`page_sha256`) at that final URL.
+//! A page the policy refuses never reaches this cache.
 
 use std::time::Duration;
 

@@ -67,7 +67,7 @@ impl Service {
         let cache = if !config.cache.enabled {
             Cache::disabled()
         } else {
-            Cache::open(&config.cache.dir)
+            Cache::open_limited(&config.cache.dir, config.cache.max_disk_bytes)
         };
         let fetcher = if config.fetch.enabled {
             let f = &config.fetch;

@@ -2,6 +2,7 @@
 //! servers, the command line, and the MCP server driven by a real MCP client.
 //! Nothing here reaches the internet.
 
+mod cache_policy;
 mod cache_processes;
 mod cli;
 mod fetch;
