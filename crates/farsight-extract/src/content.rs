@@ -177,7 +177,7 @@ impl Source<'_> {
 
 /// A new parse of the page with hidden elements removed.
 fn visible_document(html: &str) -> Document {
-    let doc = Document::from(html);
+    let doc = crate::parse::parse(html);
     clean::remove_hidden(&doc);
     doc
 }

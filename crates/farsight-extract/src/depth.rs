@@ -45,9 +45,24 @@ pub(crate) fn cap_depth(html: &str, limit: usize) -> Cow<'_, str> {
 /// With `blank`, white space between block tags goes too (see
 /// `Sim::skip_blank`); sanitised HTML output keeps it for its line breaks.
 pub(crate) fn prepare(html: &str, limit: usize, blank: bool) -> Cow<'_, str> {
+    if memchr::memchr(0, html.as_bytes()).is_some() {
+        let clean = without_nul(html);
+        return Cow::Owned(prepare(&clean, limit, blank).into_owned());
+    }
     let mut sim = Sim::new(html, limit, true);
     sim.blank = blank;
     finish(sim)
+}
+
+/// `html` without its NUL characters. The parser drops them from text (and
+/// turns them into U+FFFD elsewhere) but reports a parse error for each, and
+/// a page of millions of NULs is a flood of those, not content.
+fn without_nul(html: &str) -> String {
+    let mut out = String::with_capacity(html.len());
+    for part in html.split('\0') {
+        out.push_str(part);
+    }
+    out
 }
 
 fn finish(mut sim: Sim<'_>) -> Cow<'_, str> {
@@ -498,6 +513,9 @@ fn skip_attrs_noting(
 ) -> (bool, usize) {
     let len = bytes.len();
     let mut slash = false;
+    // Attributes seen in this tag, and where the last one ended.
+    let mut count = 0usize;
+    let mut last_end = i;
     while i < len {
         match bytes[i] {
             b'>' => return (slash, i + 1),
@@ -542,14 +560,21 @@ fn skip_attrs_noting(
             }
             span_end = i;
         }
+        count += 1;
         if let Some(spans) = droppable.as_deref_mut()
-            && name_at > 0
-            && is_space(bytes[name_at - 1])
             && span_end <= len
-            && droppable_attr(&bytes[name_at..span_end])
         {
-            spans.push((name_at - 1, span_end));
+            if count > MAX_ATTRIBUTES {
+                // With what separates it from the one before.
+                spans.push((last_end, span_end));
+            } else if name_at > 0
+                && is_space(bytes[name_at - 1])
+                && droppable_attr(&bytes[name_at..span_end])
+            {
+                spans.push((name_at - 1, span_end));
+            }
         }
+        last_end = span_end;
     }
     (false, len + 1)
 }
@@ -577,6 +602,12 @@ fn droppable_attr(attr: &[u8]) -> bool {
     .iter()
     .any(|k| memchr::memmem::find(&rest, k.as_bytes()).is_some())
 }
+
+/// Attributes of one tag beyond this many are left out. The tokenizer
+/// checks each new attribute against all before it for a duplicate, so one
+/// tag of 500,000 attributes took a minute (issue 11); real elements carry
+/// a few dozen at most.
+const MAX_ATTRIBUTES: usize = 128;
 
 /// Whether a `<link>` tag's attributes (`attrs`) say `rel=canonical`.
 fn is_canonical(attrs: &[u8]) -> bool {
@@ -959,6 +990,38 @@ mod tests {
         s.push_str(&close.repeat(n));
         s.push_str("<p>after</p></body></html>");
         s
+    }
+
+    #[test]
+    fn nul_characters_are_dropped_before_parsing() {
+        let html = "<p>a\0b</p>\0\0<div title=\"x\0y\">c</div>";
+        let out = prepare(html, MAX_DEPTH, true);
+        assert!(!out.contains('\0'));
+        assert!(out.contains("<p>ab</p>") && out.contains("title=\"xy\""));
+        // Without NULs, nothing is copied for it.
+        assert!(matches!(
+            prepare("<p>a</p>", MAX_DEPTH, true),
+            Cow::Borrowed(_)
+        ));
+    }
+
+    #[test]
+    fn attributes_beyond_the_limit_are_left_out() {
+        let many: String = (0..MAX_ATTRIBUTES + 50)
+            .map(|i| format!(" a{i}=\"v{i}\""))
+            .collect();
+        let html = format!("<div{many} id=\"late\">text</div><p class=k>after</p>");
+        let out = prepare(&html, MAX_DEPTH, true);
+        let doc = dom_query::Document::from(out.as_ref());
+        let div = doc.select("div");
+        assert_eq!(div.text().as_ref(), "text");
+        let kept = div.nodes()[0].attrs().len();
+        assert_eq!(kept, MAX_ATTRIBUTES);
+        assert!(div.attr("a0").is_some() && div.attr("id").is_none());
+        assert_eq!(doc.select("p.k").text().as_ref(), "after");
+        // Within the limit, a tag keeps all of them.
+        let few = "<div a=1 b='2' c d=\"4\">x</div>";
+        assert!(prepare(few, MAX_DEPTH, true).contains(few));
     }
 
     #[test]

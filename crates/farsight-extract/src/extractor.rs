@@ -1,7 +1,7 @@
 //! Main-content extraction: parse once, read the metadata, remove what is
 //! hidden, choose the content, render it.
 
-use dom_query::{Document as Dom, NodeRef};
+use dom_query::NodeRef;
 
 use crate::content::{self, MainContent, PageKind};
 use crate::render::{self, RenderOptions};
@@ -18,7 +18,7 @@ use crate::{
 pub fn extract(html: &str, options: &ExtractOptions) -> Document {
     let html = depth::prepare(html, depth::MAX_DEPTH, options.format != Format::Html);
     let html: &str = &html;
-    let dom = Dom::from(html);
+    let dom = crate::parse::parse(html);
     let facts = metadata::read(&dom);
     clean::remove_hidden(&dom);
     let resolver = Resolver::new(options.base_url.as_deref(), facts.base_href.as_deref());

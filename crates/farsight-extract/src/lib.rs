@@ -29,6 +29,7 @@ mod fasthash;
 mod inner;
 mod links;
 mod metadata;
+mod parse;
 mod passage;
 mod paywall;
 mod region;

@@ -98,6 +98,26 @@ const PATTERNS: &[Pattern] = &[
         make: attributes,
     },
     Pattern {
+        name: "attr-tags",
+        focus: false,
+        make: attribute_tags,
+    },
+    Pattern {
+        name: "ctrl",
+        focus: false,
+        make: |n| repeat("<p>", "\u{1}", "</p>", n),
+    },
+    Pattern {
+        name: "entities",
+        focus: false,
+        make: |n| repeat("<p>", "&#0;&bogus;&amp", "</p>", n),
+    },
+    Pattern {
+        name: "lt",
+        focus: false,
+        make: |n| repeat("<p>", "< <", "</p>", n),
+    },
+    Pattern {
         name: "blockquote",
         focus: false,
         make: |n| repeat("", "<blockquote>q", "", n),
@@ -143,6 +163,12 @@ fn attributes(bytes: usize) -> String {
     }
     s.push_str(">text</div></body></html>");
     s
+}
+
+/// Paragraphs of 200 attributes each.
+fn attribute_tags(bytes: usize) -> String {
+    let unit: String = (0..200).map(|i| format!(" a{i}")).collect();
+    repeat("", &format!("<p{unit}>x</p>"), "", bytes)
 }
 
 /// What one child measured.
