@@ -5,6 +5,7 @@ mod api_client;
 mod cache;
 mod charset;
 mod content_type;
+mod deflate;
 mod errors;
 mod guard;
 mod redirects;
