@@ -108,7 +108,7 @@ pub(crate) fn defuse_text(s: &str) -> String {
         };
         // An odd run of backslashes before it already escapes it; an even
         // run escapes itself and leaves it live.
-        if live && backslashes % 2 == 0 {
+        if live && backslashes.is_multiple_of(2) {
             out.push('\\');
         }
         backslashes = if c == '\\' { backslashes + 1 } else { 0 };
