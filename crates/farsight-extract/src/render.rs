@@ -14,8 +14,8 @@ use crate::url_util::Resolver;
 const MAX_DEPTH: usize = 120;
 
 /// Columns of list indentation and quote prefixes a line may get: lists
-/// and quotes nested deeper render at the last level that fits (8 levels of
-/// `- ` or `> `, 5 of `1. `). Each level indents every line below it, so a
+/// and quotes nested deeper render as plain blocks inside the last level
+/// that fits (8 levels of `- ` or `> `, 5 of `1. `). Each level indents every line below it, so a
 /// page of 10,000 nested `<blockquote>`s (or lists) would otherwise multiply
 /// its text by the depth (issue #11: 162 M characters out of a 5 MiB page).
 const MAX_INDENT: usize = 16;
@@ -585,8 +585,10 @@ impl<'o, 'a> Writer<'o, 'a> {
             .unwrap_or(1)
             // CommonMark list numbers have at most nine digits.
             .min(MAX_LIST_NUMBER);
-        // At the cap, items keep their marker but their lines are not
-        // indented further: deeper lists read as items of this level.
+        // Past the cap, a list adds neither indentation nor markers: its
+        // items are lines of the item around it. (Markers without the
+        // indentation would end that item at the next line, and a code
+        // block in it would be read as Markdown.)
         let width = if ordered && self.opts.markdown {
             format!("{start}. ").len()
         } else {
@@ -614,7 +616,7 @@ impl<'o, 'a> Writer<'o, 'a> {
             };
             n = (n + 1).min(MAX_LIST_NUMBER);
             items.push(if capped {
-                format!("{marker}{body}")
+                body
             } else {
                 indent_item(&marker, &body)
             });

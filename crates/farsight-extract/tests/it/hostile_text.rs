@@ -192,6 +192,43 @@ fn markdown_holds_only_the_pages_links_and_images_and_no_html() {
 }
 
 #[test]
+fn lists_and_quotes_past_the_indent_cap_keep_code_blocks_inert() {
+    // Past the cap, nesting adds no indentation: a code block in a deeper
+    // item must still sit inside the last indented item, or its lines
+    // would be read as Markdown.
+    let deep = |open: &str, close: &str| {
+        format!(
+            "{}x<pre>![x](https://attacker.example/deep)\n\n[y](https://attacker.example/y)</pre>\
+             <p>![z](https://attacker.example/p)</p>{}",
+            open.repeat(12),
+            close.repeat(12)
+        )
+    };
+    let html = format!(
+        "<article><p>{FILLER}</p>{}{}{}<p>{FILLER}</p></article>",
+        deep("<ul><li>", "</li></ul>"),
+        deep("<ol start=999999999><li>", "</li></ol>"),
+        deep("<blockquote>", "</blockquote>"),
+    );
+    for format in [Format::Markdown, Format::Text] {
+        let out = extract(&html, &options(format)).content;
+        let parsed = parse(&out);
+        assert!(
+            parsed.images.is_empty() && parsed.links.is_empty() && parsed.html.is_empty(),
+            "{format:?}:\n{out}"
+        );
+        assert_eq!(
+            parsed
+                .text
+                .matches("![x](https://attacker.example/deep)")
+                .count(),
+            3,
+            "{format:?}:\n{out}"
+        );
+    }
+}
+
+#[test]
 fn markdown_escapes_only_what_would_be_markup() {
     let html = format!(
         "<article><p>{FILLER}</p><p>Prices rose 3.5% in Q1-Q2 (see page 4), e.g. R&amp;D \
