@@ -127,8 +127,9 @@ fn keep_heading(content: &mut String, h1: &str, format: Format) {
         return;
     }
     let heading = match format {
-        Format::Markdown => format!("# {h1}\n\n"),
-        _ => format!("{h1}\n\n"),
+        // The heading is page text: escaped like any other.
+        Format::Markdown => format!("# {}\n\n", crate::escape::escape_inline(h1)),
+        _ => format!("{}\n\n", crate::escape::defuse_text(h1)),
     };
     content.insert_str(0, &heading);
 }

@@ -24,6 +24,7 @@ pub mod date;
 mod density;
 mod depth;
 mod document;
+mod escape;
 mod extractor;
 mod fasthash;
 mod inner;

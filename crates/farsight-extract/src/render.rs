@@ -5,12 +5,23 @@
 
 use dom_query::NodeRef;
 
+use crate::escape;
 use crate::table;
 use crate::url_util::Resolver;
 
 /// Deeper than this, a subtree is flattened to its text: recursion on a page
 /// nested 100,000 elements deep would overflow the stack.
 const MAX_DEPTH: usize = 120;
+
+/// Columns of list indentation and quote prefixes a line may get: lists
+/// and quotes nested deeper render as plain blocks inside the last level
+/// that fits (8 levels of `- ` or `> `, 5 of `1. `). Each level indents every line below it, so a
+/// page of 10,000 nested `<blockquote>`s (or lists) would otherwise multiply
+/// its text by the depth (issue #11: 162 M characters out of a 5 MiB page).
+const MAX_INDENT: usize = 16;
+
+/// The largest number of an ordered-list marker CommonMark reads (nine digits).
+const MAX_LIST_NUMBER: usize = 999_999_999;
 
 /// What to render and how.
 pub(crate) struct RenderOptions<'a> {
@@ -27,7 +38,12 @@ pub(crate) fn render(nodes: &[NodeRef<'_>], opts: &RenderOptions<'_>) -> String 
         w.block_start(2);
         w.node(node);
     }
-    w.finish()
+    let out = w.finish();
+    if opts.markdown {
+        out
+    } else {
+        escape::defuse_text(&out)
+    }
 }
 
 /// Elements whose content starts and ends a block.
@@ -128,6 +144,12 @@ pub(crate) struct Writer<'o, 'a> {
     /// Emphasis markers already open around this writer: `<b>` inside `<b>`
     /// adds no second `**`.
     open_marks: u8,
+    /// Columns of indentation and quote prefix that the lists and quotes
+    /// around this writer give each of its lines.
+    indent: usize,
+    /// The line so far is one word of digits: a `.` glued to it from the
+    /// next text node would make an ordered-list marker.
+    line_digits: bool,
 }
 
 impl<'o, 'a> Writer<'o, 'a> {
@@ -142,6 +164,8 @@ impl<'o, 'a> Writer<'o, 'a> {
             tight,
             inline_only: false,
             open_marks: 0,
+            indent: 0,
+            line_digits: false,
         }
     }
 
@@ -149,13 +173,29 @@ impl<'o, 'a> Writer<'o, 'a> {
         let mut w = Writer::new(self.opts, self.depth + 1, tight);
         w.inline_only = self.inline_only;
         w.open_marks = self.open_marks;
+        w.indent = self.indent;
         w
+    }
+
+    /// A writer for the content of a list item or a quote whose lines get
+    /// `columns` more of indentation or prefix.
+    fn nested_sub(&self, tight: bool, columns: usize) -> Writer<'o, 'a> {
+        let mut w = self.sub(tight);
+        w.indent = self.indent + columns;
+        w
+    }
+
+    /// Whether a list or quote adding `columns` to every line would pass
+    /// [`MAX_INDENT`]: then it adds nothing.
+    fn at_indent_cap(&self, columns: usize) -> bool {
+        self.indent + columns > MAX_INDENT
     }
 
     pub(crate) fn inline_sub(&self) -> Writer<'o, 'a> {
         let mut w = Writer::new(self.opts, self.depth + 1, false);
         w.inline_only = true;
         w.open_marks = self.open_marks;
+        w.indent = self.indent;
         w
     }
 
@@ -191,17 +231,51 @@ impl<'o, 'a> Writer<'o, 'a> {
         }
     }
 
-    /// Writes text that is already formatted (markup included), as inline content.
-    fn raw_inline(&mut self, s: &str) {
-        if s.is_empty() {
-            return;
-        }
+    /// Ends a pending break or space before inline content; says whether
+    /// that content starts a line.
+    fn begin_inline(&mut self) -> bool {
         self.flush_break();
         if self.space && !self.out.is_empty() && !self.out.ends_with(['\n', ' ']) {
             self.out.push(' ');
         }
         self.space = false;
+        self.line_digits = false;
+        self.out.is_empty() || self.out.ends_with('\n')
+    }
+
+    /// Writes text that is already formatted (markup included), as inline content.
+    fn raw_inline(&mut self, s: &str) {
+        if s.is_empty() {
+            return;
+        }
+        self.begin_inline();
+        // The page's `!` right before a link of ours would turn the link
+        // into an image loading the link's URL.
+        if self.opts.markdown && s.starts_with('[') && self.out.ends_with('!') {
+            self.out.pop();
+            self.out.push_str("\\!");
+        }
         self.out.push_str(s);
+    }
+
+    /// Writes one word of the page's text: escaped in Markdown, so that it
+    /// shows as the characters it is and forms no markup (issue #11).
+    fn word(&mut self, word: &str, open_end: bool) {
+        if !self.opts.markdown {
+            self.raw_inline(word);
+            return;
+        }
+        let digits_before = self.line_digits;
+        let line_start = self.begin_inline();
+        if digits_before
+            && matches!(word, "." | ")")
+            && self.out.ends_with(|c: char| c.is_ascii_digit())
+        {
+            self.out.push('\\');
+        }
+        escape::escape_word(word, line_start, open_end, &mut self.out);
+        self.line_digits =
+            line_start && word.len() <= 9 && word.bytes().all(|b| b.is_ascii_digit());
     }
 
     /// Writes a finished block (a list, a table, a code block).
@@ -222,7 +296,10 @@ impl<'o, 'a> Writer<'o, 'a> {
     }
 
     fn text(&mut self, t: &str) {
-        for (i, word) in t.split(is_html_space).enumerate() {
+        let mut words = t.split(is_html_space).enumerate().peekable();
+        while let Some((i, word)) = words.next() {
+            // The last word of a node may be continued by the next node.
+            let open_end = words.peek().is_none();
             if i > 0 {
                 if self.out.is_empty() && self.need == 0 {
                     self.leading_space = true;
@@ -236,7 +313,7 @@ impl<'o, 'a> Writer<'o, 'a> {
             if word.is_empty() {
                 continue;
             }
-            self.raw_inline(&word);
+            self.word(&word, open_end);
         }
     }
 
@@ -378,7 +455,11 @@ impl<'o, 'a> Writer<'o, 'a> {
         }
         let level = name.as_bytes()[1] - b'0';
         let s = if self.opts.markdown {
-            format!("{} {}", "#".repeat(level as usize), text)
+            format!(
+                "{} {}",
+                "#".repeat(level as usize),
+                escape_closing_hashes(&text)
+            )
         } else {
             text
         };
@@ -461,11 +542,8 @@ impl<'o, 'a> Writer<'o, 'a> {
             self.space = true;
         }
         let url = url.unwrap_or_default();
-        self.raw_inline(&format!(
-            "[{}]({})",
-            inner.replace('[', "\\[").replace(']', "\\]"),
-            escape_url(&url)
-        ));
+        // `inner` is rendered page text, escaped already.
+        self.raw_inline(&format!("[{inner}]({})", escape_url(&url)));
         if trailing {
             self.space = true;
         }
@@ -494,7 +572,7 @@ impl<'o, 'a> Writer<'o, 'a> {
         self.space = true;
         self.raw_inline(&format!(
             "![{}]({})",
-            alt.replace('[', "\\[").replace(']', "\\]"),
+            escape::escape_inline(&alt),
             escape_url(&src)
         ));
         self.space = true;
@@ -505,12 +583,23 @@ impl<'o, 'a> Writer<'o, 'a> {
             .attr("start")
             .and_then(|s| s.trim().parse().ok())
             .unwrap_or(1)
-            .min(1_000_000_000);
+            // CommonMark list numbers have at most nine digits.
+            .min(MAX_LIST_NUMBER);
+        // Past the cap, a list adds neither indentation nor markers: its
+        // items are lines of the item around it. (Markers without the
+        // indentation would end that item at the next line, and a code
+        // block in it would be read as Markdown.)
+        let width = if ordered && self.opts.markdown {
+            format!("{start}. ").len()
+        } else {
+            2
+        };
+        let capped = self.at_indent_cap(width);
         let mut items = Vec::new();
         let mut n = start;
         for child in node.children_it(false) {
             let is_li = child.node_name().as_deref() == Some("li");
-            let mut w = self.sub(true);
+            let mut w = self.nested_sub(true, if capped { 0 } else { width });
             if is_li {
                 w.children(&child);
             } else {
@@ -525,8 +614,12 @@ impl<'o, 'a> Writer<'o, 'a> {
             } else {
                 "- ".to_string()
             };
-            n += 1;
-            items.push(indent_item(&marker, &body));
+            n = (n + 1).min(MAX_LIST_NUMBER);
+            items.push(if capped {
+                body
+            } else {
+                indent_item(&marker, &body)
+            });
         }
         if items.is_empty() {
             return;
@@ -555,13 +648,15 @@ impl<'o, 'a> Writer<'o, 'a> {
     }
 
     fn blockquote(&mut self, node: &NodeRef<'_>) {
-        let mut w = self.sub(false);
+        // Past the cap, a quote adds no further `> ` to every line.
+        let capped = !self.opts.markdown || self.at_indent_cap(2);
+        let mut w = self.nested_sub(false, if capped { 0 } else { 2 });
         w.children(node);
         let body = w.finish();
         if body.is_empty() {
             return;
         }
-        if !self.opts.markdown {
+        if capped {
             self.raw_block(&body, 2);
             return;
         }
@@ -695,10 +790,33 @@ fn longest_run(s: &str, c: char) -> usize {
     best
 }
 
+/// A URL as a Markdown link destination: nothing in it can end the
+/// destination early (`)`, a space), escape (`\\`) or split a table cell (`|`).
 fn escape_url(url: &str) -> String {
-    url.replace(' ', "%20")
-        .replace('(', "%28")
-        .replace(')', "%29")
+    let mut out = String::with_capacity(url.len());
+    for c in url.chars() {
+        match c {
+            ' ' => out.push_str("%20"),
+            '(' => out.push_str("%28"),
+            ')' => out.push_str("%29"),
+            '<' => out.push_str("%3C"),
+            '>' => out.push_str("%3E"),
+            '\\' => out.push_str("%5C"),
+            '|' => out.push_str("%7C"),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// A heading's text ending in ` #` would lose those `#`s as a closing
+/// sequence: escape the first of them.
+fn escape_closing_hashes(text: &str) -> String {
+    let body = text.trim_end_matches('#');
+    if body.len() == text.len() || !(body.is_empty() || body.ends_with(' ')) {
+        return text.to_string();
+    }
+    format!("{body}\\{}", &text[body.len()..])
 }
 
 /// HTML's whitespace plus the no-break space, which pages use as a spacer.

@@ -32,11 +32,22 @@ pub(crate) fn render_table(w: &mut Writer<'_, '_>, table: &NodeRef<'_>) {
         .map(|c| w.cell(&c))
         .filter(|c| !c.is_empty());
 
-    let grid = build_grid(w, &rows);
+    let grid = without_empty_columns(build_grid(w, &rows));
     let width = grid.iter().map(Vec::len).max().unwrap_or(0);
     if width == 0 {
         return;
     }
+    // Every cell of a GFM table costs a few characters whether it holds
+    // text or not: a mostly empty grid (500,000 `<td></td>` around a few
+    // words) is written as lines instead, so the output stays a small
+    // multiple of the table's text (issue #11).
+    let filled = grid
+        .iter()
+        .flatten()
+        .flatten()
+        .filter(|c| !c.text.is_empty())
+        .count();
+    let sparse = filled.saturating_mul(4) < width.saturating_mul(grid.len());
     let mut out = String::new();
     if let Some(c) = caption {
         if w.markdown() {
@@ -46,7 +57,7 @@ pub(crate) fn render_table(w: &mut Writer<'_, '_>, table: &NodeRef<'_>) {
             out.push_str("\n\n");
         }
     }
-    if w.markdown() {
+    if w.markdown() && !sparse {
         let has_header = grid
             .first()
             .is_some_and(|r| r.iter().all(|c| c.as_ref().is_none_or(|c| c.header)));
@@ -85,6 +96,32 @@ pub(crate) fn render_table(w: &mut Writer<'_, '_>, table: &NodeRef<'_>) {
     w.push_block(out.trim_end());
 }
 
+/// The grid without columns and rows in which no cell holds text.
+fn without_empty_columns(grid: Vec<Vec<Option<Cell>>>) -> Vec<Vec<Option<Cell>>> {
+    let width = grid.iter().map(Vec::len).max().unwrap_or(0);
+    let mut used = vec![false; width];
+    for row in &grid {
+        for (i, cell) in row.iter().enumerate() {
+            if cell.as_ref().is_some_and(|c| !c.text.is_empty()) {
+                used[i] = true;
+            }
+        }
+    }
+    if used.iter().all(|&u| u) {
+        return grid;
+    }
+    grid.into_iter()
+        .map(|row| {
+            row.into_iter()
+                .enumerate()
+                .filter(|(i, _)| used[*i])
+                .map(|(_, c)| c)
+                .collect::<Vec<_>>()
+        })
+        .filter(|row| row.iter().flatten().any(|c| !c.text.is_empty()))
+        .collect()
+}
+
 fn push_row(out: &mut String, row: &[Option<Cell>], width: usize) {
     out.push('|');
     for i in 0..width {
@@ -94,8 +131,21 @@ fn push_row(out: &mut String, row: &[Option<Cell>], width: usize) {
             .map(|c| c.text.as_str())
             .unwrap_or("");
         out.push(' ');
-        out.push_str(&text.replace('|', "\\|"));
+        push_cell_text(out, text);
         out.push_str(" |");
+    }
+}
+
+/// A cell's Markdown with every `|` not yet escaped escaped: page text
+/// comes escaped already, code spans do not (GFM reads `\|` as `|` there too).
+fn push_cell_text(out: &mut String, text: &str) {
+    let mut prev = None;
+    for c in text.chars() {
+        if c == '|' && prev != Some('\\') {
+            out.push('\\');
+        }
+        out.push(c);
+        prev = Some(c);
     }
 }
 

@@ -12,6 +12,7 @@ use crate::charset;
 use crate::content_type;
 use crate::error::{Error, ErrorKind};
 use crate::guard::Guard;
+use crate::inflate::{Inflated, Inflater};
 use crate::normalize::normalize_url;
 use crate::page::{FetchOptions, Page, PageKind};
 use crate::page_entry::{Hop, PageEntry};
@@ -29,6 +30,10 @@ pub const DEFAULT_USER_AGENT: &str = concat!(
     env!("CARGO_PKG_VERSION"),
     "; +https://github.com/farsight-dev/farsight)"
 );
+
+/// reqwest decodes gzip and br; deflate is decoded here (`inflate.rs`),
+/// since reqwest's decoder fails on the raw deflate some servers send.
+const ACCEPT_ENCODING: &str = "gzip, deflate, br";
 
 const ACCEPT: &str =
     "text/html,application/xhtml+xml,application/xml;q=0.9,text/plain;q=0.9,*/*;q=0.8";
@@ -232,6 +237,10 @@ impl FetcherBuilder {
         );
         let mut headers = HeaderMap::new();
         headers.insert(header::ACCEPT, HeaderValue::from_static(ACCEPT));
+        headers.insert(
+            header::ACCEPT_ENCODING,
+            HeaderValue::from_static(ACCEPT_ENCODING),
+        );
         let client = reqwest::Client::builder()
             .tls_backend_preconfigured(crate::tls::client_config())
             // A proxy would resolve names itself, out of the guard's sight.
@@ -240,6 +249,7 @@ impl FetcherBuilder {
             // Redirects are followed by hand so that every hop is checked.
             .redirect(reqwest::redirect::Policy::none())
             .referer(false)
+            .no_deflate()
             // hyper stops at 100 header lines; real sites (cookie banners,
             // CDNs, security headers) send more, and browsers read them.
             .http1_max_headers(MAX_RESPONSE_HEADERS)
@@ -469,10 +479,15 @@ impl Fetcher {
                 .and_then(|v| v.to_str().ok());
             return Err(status_error(status, retry_after, url.as_str()));
         }
-        // reqwest decodes gzip, br and deflate and then drops the header; one
-        // still here is an encoding it did not decode (zstd, stacked
-        // "gzip, gzip"), whose bytes would pass for text (issue 11).
-        if let Some(encoding) = undecoded_encoding(resp.headers()) {
+        // reqwest decodes gzip and br and then drops the header; one still
+        // here other than a single deflate (decoded below) is an encoding it
+        // did not decode (zstd, stacked "gzip, gzip"), whose bytes would pass
+        // for text (issue 11).
+        let encoding = undecoded_encoding(resp.headers());
+        let mut inflater = (encoding.as_deref() == Some("deflate")).then(Inflater::new);
+        if let Some(encoding) = encoding
+            && inflater.is_none()
+        {
             return Err(Error::new(
                 ErrorKind::UnsupportedContent,
                 format!(
@@ -503,6 +518,18 @@ impl Fetcher {
         // reqwest decompresses as it streams, so these chunks are decoded
         // bytes: a gzip bomb stops here at the cap.
         while let Some(chunk) = resp.chunk().await.map_err(|e| body_error(&e, &url))? {
+            if let Some(inflater) = inflater.as_mut() {
+                // Decoded as it streams too, so a deflate bomb stops at the cap.
+                match inflater
+                    .push(&chunk, &mut body, cap)
+                    .map_err(|e| damaged(&e, &url))?
+                {
+                    Inflated::More => continue,
+                    Inflated::Full => truncated = true,
+                    Inflated::End => {}
+                }
+                break;
+            }
             let room = cap - body.len();
             if chunk.len() > room {
                 body.extend_from_slice(&chunk[..room]);
@@ -512,6 +539,15 @@ impl Fetcher {
             body.extend_from_slice(&chunk);
         }
         drop(resp);
+        if let Some(inflater) = inflater.as_mut()
+            && !truncated
+            && inflater
+                .finish(&mut body, cap)
+                .map_err(|e| damaged(&e, &url))?
+                == Inflated::Full
+        {
+            truncated = true;
+        }
 
         let kind = match declared_kind {
             Some(k) => k,
@@ -636,6 +672,16 @@ pub(crate) fn send_error(e: &reqwest::Error, url: &Url) -> Error {
         format!("could not reach {host}: {}", root_cause(e)),
     )
     .with_suggestion("Check that the URL is right and the site is up; try again later.")
+    .with_url(url.as_str())
+}
+
+/// A deflate body that does not decode.
+fn damaged(e: &flate2::DecompressError, url: &Url) -> Error {
+    Error::new(
+        ErrorKind::UnsupportedContent,
+        format!("the page's deflate-compressed body is damaged ({e})"),
+    )
+    .with_suggestion("The server sent a broken response; try again later or another source.")
     .with_url(url.as_str())
 }
 

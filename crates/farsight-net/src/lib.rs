@@ -66,6 +66,7 @@ mod domain;
 mod error;
 mod fetcher;
 mod guard;
+mod inflate;
 mod normalize;
 mod page;
 mod page_entry;

@@ -2,6 +2,8 @@
 //! `test-data/`.
 
 mod behaviour;
+mod hostile_text;
+mod output_bounds;
 mod properties;
 mod snapshots;
 

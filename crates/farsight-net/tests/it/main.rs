@@ -6,6 +6,7 @@ mod cache;
 mod cache_policy;
 mod charset;
 mod content_type;
+mod deflate;
 mod errors;
 mod guard;
 mod redirects;

@@ -27,19 +27,31 @@ fn strip_list_number(l: &str) -> &str {
     }
 }
 
-/// `[text](url)` → `text`, `![alt](url)` → `alt`.
+/// `[text](url)` → `text`, `![alt](url)` → `alt`; markup characters become
+/// spaces, and backslash escapes give back the character they escape (the
+/// renderer escapes page text, which the ground truth holds as it is).
 fn strip_targets(l: &str) -> String {
     let mut out = String::with_capacity(l.len());
     let mut rest = l;
-    while let Some(i) = rest.find("](") {
-        let after = &rest[i + 2..];
-        let Some(close) = after.find(')') else {
-            break;
-        };
-        out.push_str(&rest[..i]);
-        rest = &after[close + 1..];
+    while let Some(c) = rest.chars().next() {
+        rest = &rest[c.len_utf8()..];
+        match c {
+            '\\' if rest.starts_with(|n: char| n.is_ascii_punctuation()) => {
+                let escaped = rest.chars().next().unwrap_or(' ');
+                rest = &rest[escaped.len_utf8()..];
+                // `\|` in a table cell stands among the cell separators,
+                // which become spaces too.
+                out.push(if escaped == '|' { ' ' } else { escaped });
+            }
+            ']' if rest.starts_with('(') => {
+                out.push(' ');
+                if let Some(close) = rest.find(')') {
+                    rest = &rest[close + 1..];
+                }
+            }
+            '*' | '`' | '#' | '|' | '[' | ']' | '!' | '\\' => out.push(' '),
+            _ => out.push(c),
+        }
     }
-    out.push_str(rest);
-    out.replace("\\|", "|")
-        .replace(['*', '`', '#', '|', '[', ']', '!', '\\'], " ")
+    out
 }
