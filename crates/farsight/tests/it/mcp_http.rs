@@ -15,14 +15,27 @@ use crate::support::{PageServer, write_config};
 /// A running `farsight mcp --http`, killed when dropped.
 pub struct HttpServer {
     pub base: String,
-    _child: tokio::process::Child,
+    child: tokio::process::Child,
     _dir: tempfile::TempDir,
 }
 
 impl HttpServer {
     pub async fn start(token: Option<&str>, extra_env: &[(&str, &str)]) -> HttpServer {
+        Self::start_with_config(token, extra_env, "").await
+    }
+
+    /// Starts with `extra_toml` appended to the test configuration (which
+    /// has no `[server]` table of its own).
+    pub async fn start_with_config(
+        token: Option<&str>,
+        extra_env: &[(&str, &str)],
+        extra_toml: &str,
+    ) -> HttpServer {
         let dir = tempfile::tempdir().unwrap();
         let cfg = write_config(dir.path());
+        let mut toml = std::fs::read_to_string(&cfg).unwrap();
+        toml.push_str(extra_toml);
+        std::fs::write(&cfg, toml).unwrap();
         let mut cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_farsight"));
         cmd.args(["mcp", "--http", "127.0.0.1:0"])
             .env("FARSIGHT_CONFIG", &cfg)
@@ -55,9 +68,27 @@ impl HttpServer {
         tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
         HttpServer {
             base,
-            _child: child,
+            child,
             _dir: dir,
         }
+    }
+
+    /// The server's `host:port`.
+    pub fn addr(&self) -> &str {
+        self.base.trim_start_matches("http://")
+    }
+
+    /// The server's process id, to signal it.
+    pub fn pid(&self) -> u32 {
+        self.child.id().expect("the server is running")
+    }
+
+    /// Waits for the server to exit, at most `bound`; `None` if it has not.
+    pub async fn exited_within(&mut self, bound: Duration) -> Option<std::process::ExitStatus> {
+        tokio::time::timeout(bound, self.child.wait())
+            .await
+            .ok()
+            .map(Result::unwrap)
     }
 
     pub fn mcp_url(&self) -> String {
@@ -65,7 +96,7 @@ impl HttpServer {
     }
 }
 
-fn http() -> reqwest::Client {
+pub fn http() -> reqwest::Client {
     farsight_net::api_client("farsight-tests", Duration::from_secs(30)).unwrap()
 }
 
@@ -91,7 +122,7 @@ pub fn transport(
     StreamableHttpClientTransport::with_client(http(), config)
 }
 
-fn args(value: serde_json::Value) -> serde_json::Map<String, serde_json::Value> {
+pub fn args(value: serde_json::Value) -> serde_json::Map<String, serde_json::Value> {
     value.as_object().unwrap().clone()
 }
 
