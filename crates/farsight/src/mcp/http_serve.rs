@@ -109,10 +109,7 @@ fn out_of_descriptors(e: &io::Error) -> bool {
     #[cfg(unix)]
     {
         use rustix::io::Errno;
-        matches!(
-            Errno::from_io_error(e),
-            Some(Errno::MFILE | Errno::NFILE)
-        )
+        matches!(Errno::from_io_error(e), Some(Errno::MFILE | Errno::NFILE))
     }
     #[cfg(not(unix))]
     {

@@ -49,7 +49,11 @@ pub(super) fn raise_limit() -> Option<u64> {
 
 /// Connections served at once: the configured number, lowered to leave the
 /// calls' own descriptors free under the open-file limit `soft`.
-pub(super) fn connection_bound(configured: usize, soft: Option<u64>, max_in_flight: usize) -> usize {
+pub(super) fn connection_bound(
+    configured: usize,
+    soft: Option<u64>,
+    max_in_flight: usize,
+) -> usize {
     let Some(soft) = soft else {
         return configured;
     };

@@ -31,12 +31,43 @@ impl HttpServer {
         extra_env: &[(&str, &str)],
         extra_toml: &str,
     ) -> HttpServer {
+        Self::launch(token, extra_env, extra_toml, None).await
+    }
+
+    /// Starts with both open-file limits (soft and hard) set to `limit`,
+    /// through the shell's `ulimit`.
+    pub async fn start_with_open_file_limit(
+        token: Option<&str>,
+        extra_toml: &str,
+        limit: u32,
+    ) -> HttpServer {
+        Self::launch(token, &[], extra_toml, Some(limit)).await
+    }
+
+    async fn launch(
+        token: Option<&str>,
+        extra_env: &[(&str, &str)],
+        extra_toml: &str,
+        open_file_limit: Option<u32>,
+    ) -> HttpServer {
         let dir = tempfile::tempdir().unwrap();
         let cfg = write_config(dir.path());
         let mut toml = std::fs::read_to_string(&cfg).unwrap();
         toml.push_str(extra_toml);
         std::fs::write(&cfg, toml).unwrap();
-        let mut cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_farsight"));
+        let bin = env!("CARGO_BIN_EXE_farsight");
+        let mut cmd = match open_file_limit {
+            None => tokio::process::Command::new(bin),
+            Some(limit) => {
+                let mut sh = tokio::process::Command::new("sh");
+                sh.args([
+                    "-c",
+                    &format!("ulimit -n {limit} && exec \"$0\" \"$@\""),
+                    bin,
+                ]);
+                sh
+            }
+        };
         cmd.args(["mcp", "--http", "127.0.0.1:0"])
             .env("FARSIGHT_CONFIG", &cfg)
             .env_remove("FARSIGHT_HTTP_TOKEN")
