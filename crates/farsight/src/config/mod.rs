@@ -99,6 +99,14 @@ pub struct ServerConfig {
     pub max_in_flight: usize,
     /// How long a shutdown waits for calls in flight.
     pub shutdown_grace: Duration,
+    /// Connections open at once (also kept below the open-file limit); at
+    /// the bound an idle one is closed to make room for a new one.
+    pub max_connections: usize,
+    /// Time for a complete request head, counted from the connection's
+    /// opening or from the first byte after an answer.
+    pub header_read_timeout: Duration,
+    /// Time a connection may stay open between requests.
+    pub idle_timeout: Duration,
 }
 
 /// `[search]`
@@ -180,6 +188,15 @@ impl Default for ServerConfig {
             // 64 keeps a busy server well under a gigabyte.
             max_in_flight: 64,
             shutdown_grace: Duration::from_secs(30),
+            // Far above what agents open (a handful each), low enough that
+            // idle connections cost little memory.
+            max_connections: 1_024,
+            // A request head is one packet for any real client; ten seconds
+            // covers a slow link, and a connection dribbling a head lets go.
+            header_read_timeout: Duration::from_secs(10),
+            // Agents call every few seconds to minutes; a minute keeps their
+            // connection warm between calls (nginx keeps 75 s).
+            idle_timeout: Duration::from_secs(60),
         }
     }
 }
@@ -280,6 +297,21 @@ impl Config {
             set(
                 &mut c.server.shutdown_grace,
                 s.shutdown_grace_seconds.map(Duration::from_secs),
+            );
+            if s.max_connections == Some(0) {
+                bail!("server.max_connections must be at least 1");
+            }
+            set(&mut c.server.max_connections, s.max_connections);
+            set(
+                &mut c.server.header_read_timeout,
+                secs(
+                    s.header_read_timeout_seconds,
+                    "server.header_read_timeout_seconds",
+                )?,
+            );
+            set(
+                &mut c.server.idle_timeout,
+                secs(s.idle_timeout_seconds, "server.idle_timeout_seconds")?,
             );
         }
         if let Some(s) = raw.search {

@@ -87,6 +87,12 @@ pub struct RawServer {
     pub max_in_flight: Option<usize>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub shutdown_grace_seconds: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_connections: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub header_read_timeout_seconds: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub idle_timeout_seconds: Option<u64>,
 }
 
 /// `[search]`: read here, used by the search service.
@@ -176,6 +182,9 @@ impl RawConfig {
                     allowed_hosts,
                     max_in_flight,
                     shutdown_grace_seconds,
+                    max_connections,
+                    header_read_timeout_seconds,
+                    idle_timeout_seconds,
                 }
             ),
             search: overlay_fields!(
@@ -249,6 +258,9 @@ impl RawConfig {
             allowed_hosts: var("FARSIGHT_HTTP_ALLOWED_HOSTS").map(|v| split_list(&v)),
             max_in_flight: parse_num(&var, "FARSIGHT_HTTP_MAX_IN_FLIGHT")?,
             shutdown_grace_seconds: None,
+            max_connections: None,
+            header_read_timeout_seconds: None,
+            idle_timeout_seconds: None,
         };
         let search = RawSearch {
             enabled: parse_bool(&var, "WEB_SEARCH_ENABLED")?,

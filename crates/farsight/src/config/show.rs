@@ -45,6 +45,9 @@ pub(super) fn to_toml_masked(c: &Config) -> String {
             allowed_hosts: Some(c.server.allowed_hosts.clone()),
             max_in_flight: Some(c.server.max_in_flight),
             shutdown_grace_seconds: Some(c.server.shutdown_grace.as_secs()),
+            max_connections: Some(c.server.max_connections),
+            header_read_timeout_seconds: Some(c.server.header_read_timeout.as_secs()),
+            idle_timeout_seconds: Some(c.server.idle_timeout.as_secs()),
         }),
         search: Some(RawSearch {
             enabled: Some(c.search.enabled),

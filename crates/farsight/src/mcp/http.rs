@@ -1,6 +1,7 @@
 //! MCP over Streamable HTTP at `/mcp` (stateless), with `GET /healthz`, a
 //! bearer token, Origin and Host validation, a bound on calls in flight and a
-//! graceful drain on SIGTERM / Ctrl-C.
+//! graceful drain on SIGTERM / Ctrl-C. Connections are accepted and bounded
+//! in [`super::http_serve`].
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -16,13 +17,18 @@ use rmcp::transport::streamable_http_server::session::local::LocalSessionManager
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 
 use super::FarsightMcp;
+use super::http_conns::{Conn, Timeouts};
+use super::http_serve::{self, Limits};
+use super::open_files;
 use crate::cli::UsageError;
 use crate::config::ServerConfig;
 use crate::service::Service;
 
 /// Serves the tools over Streamable HTTP at `http://[server].addr/mcp` until
 /// SIGTERM or Ctrl-C, then lets the calls in flight finish (at most
-/// `[server].shutdown_grace_seconds`).
+/// `[server].shutdown_grace_seconds`). Connections are bounded
+/// (`[server].max_connections`, below the open-file limit) and closed when
+/// slow to send a request head or idle too long.
 ///
 /// # Errors
 ///
@@ -46,27 +52,24 @@ pub async fn serve_http(service: Service) -> anyhow::Result<()> {
         .local_addr()
         .context("cannot read the bound address")?;
     let (app, cancel) = router(service, &settings, local);
+    let limits = Limits {
+        connections: open_files::connection_bound(
+            settings.max_connections,
+            open_files::raise_limit(),
+            settings.max_in_flight,
+        ),
+        timeouts: Timeouts {
+            header_read: settings.header_read_timeout,
+            idle: settings.idle_timeout,
+        },
+        grace: settings.shutdown_grace,
+    };
+    tracing::info!("serving at most {} connections at once", limits.connections);
+    let shutdown = shutdown_signal();
     // Always shown, whatever the log level: it is how a person (or a test)
     // learns the port when asked for port 0.
     eprintln!("farsight: serving MCP at http://{local}/mcp");
-
-    let (drain_tx, drain_rx) = tokio::sync::oneshot::channel::<()>();
-    let server = axum::serve(listener, app).with_graceful_shutdown(async move {
-        shutdown_signal().await;
-        tracing::info!("shutting down: no new connections, draining calls in flight");
-        let _ = drain_tx.send(());
-    });
-    let grace = settings.shutdown_grace;
-    tokio::select! {
-        served = server => served.context("the HTTP server failed")?,
-        () = async move {
-            if drain_rx.await.is_ok() {
-                tokio::time::sleep(grace).await;
-            } else {
-                std::future::pending::<()>().await;
-            }
-        } => tracing::warn!("calls were still running after {grace:?}; exiting anyway"),
-    }
+    http_serve::serve(listener, app, limits, shutdown).await;
     cancel.cancel();
     Ok(())
 }
@@ -141,7 +144,6 @@ async fn healthz() -> impl IntoResponse {
     )
 }
 
-/// Refuses a request without the configured bearer token.
 /// Refuses a request that carries several different `Origin` headers: the
 /// origin check of the MCP service reads one of them, so another, foreign
 /// one could ride along. A browser sends one; repeats of the same value are
@@ -160,12 +162,14 @@ async fn one_origin(request: Request, next: Next) -> Response {
     next.run(request).await
 }
 
+/// Refuses a request without the configured bearer token.
 async fn require_token(
     State(token): State<Option<Arc<str>>>,
     request: Request,
     next: Next,
 ) -> Response {
     let Some(expected) = token else {
+        mark_authenticated(&request);
         return next.run(request).await;
     };
     let given = request
@@ -178,6 +182,7 @@ async fn require_token(
         });
     match given {
         Some(g) if constant_time_eq(g.trim().as_bytes(), expected.as_bytes()) => {
+            mark_authenticated(&request);
             next.run(request).await
         }
         _ => (
@@ -192,6 +197,14 @@ async fn require_token(
     }
 }
 
+/// Tells the request's connection that it carries a client allowed in, so
+/// that it is closed last when room is needed.
+fn mark_authenticated(request: &Request) {
+    if let Some(conn) = request.extensions().get::<Arc<Conn>>() {
+        conn.authenticated();
+    }
+}
+
 /// Compares without an early exit, so response timing does not reveal how
 /// much of a guessed token was right.
 fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
@@ -201,26 +214,33 @@ fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
     a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 
-async fn shutdown_signal() {
-    let ctrl_c = async {
-        if tokio::signal::ctrl_c().await.is_err() {
-            std::future::pending::<()>().await;
-        }
-    };
+/// Resolves on SIGTERM or Ctrl-C. The SIGTERM handler is installed at once,
+/// before the address is announced, so that a signal sent as soon as the
+/// server is up drains it instead of killing it outright.
+fn shutdown_signal() -> impl std::future::Future<Output = ()> {
     #[cfg(unix)]
-    let term = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut s) => {
-                s.recv().await;
+    let term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()).ok();
+    async move {
+        let ctrl_c = async {
+            if tokio::signal::ctrl_c().await.is_err() {
+                std::future::pending::<()>().await;
             }
-            Err(_) => std::future::pending::<()>().await,
+        };
+        #[cfg(unix)]
+        let term = async move {
+            match term {
+                Some(mut s) => {
+                    s.recv().await;
+                }
+                None => std::future::pending::<()>().await,
+            }
+        };
+        #[cfg(not(unix))]
+        let term = std::future::pending::<()>();
+        tokio::select! {
+            () = ctrl_c => {},
+            () = term => {},
         }
-    };
-    #[cfg(not(unix))]
-    let term = std::future::pending::<()>();
-    tokio::select! {
-        () = ctrl_c => {},
-        () = term => {},
     }
 }
 

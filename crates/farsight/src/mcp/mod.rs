@@ -5,6 +5,9 @@ use std::sync::{Arc, LazyLock};
 
 mod args;
 mod http;
+mod http_conns;
+mod http_serve;
+mod open_files;
 mod schema;
 mod stdio;
 

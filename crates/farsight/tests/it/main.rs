@@ -7,6 +7,8 @@ mod cache_processes;
 mod cli;
 mod fetch;
 mod first_run;
+#[cfg(unix)]
+mod http_abuse;
 mod mcp_http;
 mod mcp_schemas;
 mod mcp_stdio;

@@ -15,15 +15,59 @@ use crate::support::{PageServer, write_config};
 /// A running `farsight mcp --http`, killed when dropped.
 pub struct HttpServer {
     pub base: String,
-    _child: tokio::process::Child,
+    child: tokio::process::Child,
     _dir: tempfile::TempDir,
 }
 
 impl HttpServer {
     pub async fn start(token: Option<&str>, extra_env: &[(&str, &str)]) -> HttpServer {
+        Self::start_with_config(token, extra_env, "").await
+    }
+
+    /// Starts with `extra_toml` appended to the test configuration (which
+    /// has no `[server]` table of its own).
+    pub async fn start_with_config(
+        token: Option<&str>,
+        extra_env: &[(&str, &str)],
+        extra_toml: &str,
+    ) -> HttpServer {
+        Self::launch(token, extra_env, extra_toml, None).await
+    }
+
+    /// Starts with both open-file limits (soft and hard) set to `limit`,
+    /// through the shell's `ulimit`.
+    pub async fn start_with_open_file_limit(
+        token: Option<&str>,
+        extra_toml: &str,
+        limit: u32,
+    ) -> HttpServer {
+        Self::launch(token, &[], extra_toml, Some(limit)).await
+    }
+
+    async fn launch(
+        token: Option<&str>,
+        extra_env: &[(&str, &str)],
+        extra_toml: &str,
+        open_file_limit: Option<u32>,
+    ) -> HttpServer {
         let dir = tempfile::tempdir().unwrap();
         let cfg = write_config(dir.path());
-        let mut cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_farsight"));
+        let mut toml = std::fs::read_to_string(&cfg).unwrap();
+        toml.push_str(extra_toml);
+        std::fs::write(&cfg, toml).unwrap();
+        let bin = env!("CARGO_BIN_EXE_farsight");
+        let mut cmd = match open_file_limit {
+            None => tokio::process::Command::new(bin),
+            Some(limit) => {
+                let mut sh = tokio::process::Command::new("sh");
+                sh.args([
+                    "-c",
+                    &format!("ulimit -n {limit} && exec \"$0\" \"$@\""),
+                    bin,
+                ]);
+                sh
+            }
+        };
         cmd.args(["mcp", "--http", "127.0.0.1:0"])
             .env("FARSIGHT_CONFIG", &cfg)
             .env_remove("FARSIGHT_HTTP_TOKEN")
@@ -55,9 +99,27 @@ impl HttpServer {
         tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
         HttpServer {
             base,
-            _child: child,
+            child,
             _dir: dir,
         }
+    }
+
+    /// The server's `host:port`.
+    pub fn addr(&self) -> &str {
+        self.base.trim_start_matches("http://")
+    }
+
+    /// The server's process id, to signal it.
+    pub fn pid(&self) -> u32 {
+        self.child.id().expect("the server is running")
+    }
+
+    /// Waits for the server to exit, at most `bound`; `None` if it has not.
+    pub async fn exited_within(&mut self, bound: Duration) -> Option<std::process::ExitStatus> {
+        tokio::time::timeout(bound, self.child.wait())
+            .await
+            .ok()
+            .map(Result::unwrap)
     }
 
     pub fn mcp_url(&self) -> String {
@@ -65,7 +127,7 @@ impl HttpServer {
     }
 }
 
-fn http() -> reqwest::Client {
+pub fn http() -> reqwest::Client {
     farsight_net::api_client("farsight-tests", Duration::from_secs(30)).unwrap()
 }
 
@@ -91,7 +153,7 @@ pub fn transport(
     StreamableHttpClientTransport::with_client(http(), config)
 }
 
-fn args(value: serde_json::Value) -> serde_json::Map<String, serde_json::Value> {
+pub fn args(value: serde_json::Value) -> serde_json::Map<String, serde_json::Value> {
     value.as_object().unwrap().clone()
 }
 
