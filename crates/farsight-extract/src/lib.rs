@@ -44,6 +44,13 @@ mod url_util;
 
 pub use document::{Document, Engine, ExtractOptions, Format, Link, Metadata};
 pub use extractor::extract;
+
+/// The pre-parse pass alone (depth cap, NULs, attribute floods, scripts
+/// emptied), for the fuzz target that checks it on its own.
+#[doc(hidden)]
+pub fn prepare_html(html: &str) -> std::borrow::Cow<'_, str> {
+    depth::prepare(html, depth::MAX_DEPTH, true)
+}
 pub use passage::{
     Passage, PassageRanker, SKIP_MARKER, Selection, estimate_tokens, rank_passages,
     select_within_budget, share_budget, split_passages,
