@@ -29,6 +29,52 @@ pub(crate) fn parse(html: &str) -> Document {
     parse_document(Quiet(Document::default()), opts).one(html)
 }
 
+/// The longest text node the parser makes; longer text is split into
+/// sibling text nodes (at a space where there is one). html5ever's
+/// serializer, which dom_smoothie runs on the content, rescans the rest of
+/// a text node for `<` after every `&` or U+00A0 it escapes: quadratic in a
+/// node's length, 18 s for a 5 MiB paragraph of `&amp;` (issue 11). Real
+/// paragraphs are far shorter; adjacent text nodes read as one text.
+const MAX_TEXT_NODE: usize = 16 * 1024;
+
+/// The bytes of `node`'s text when it is a text node, else 0.
+fn text_len(node: &dom_query::NodeRef<'_>) -> usize {
+    node.query_or(0, |n| match &n.data {
+        dom_query::NodeData::Text { contents } => contents.len(),
+        _ => 0,
+    })
+}
+
+/// Where the first piece of `text` at most `max` bytes long ends: after the
+/// last white space in it, or at a character boundary when it has none.
+fn piece_end(text: &str, max: usize) -> usize {
+    if text.len() <= max {
+        return text.len();
+    }
+    let mut end = max;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    match text[..end].rfind(|c: char| c.is_ascii_whitespace()) {
+        Some(space) if space > max / 2 => space + 1,
+        _ => end,
+    }
+}
+
+/// `text` in pieces of at most [`MAX_TEXT_NODE`] bytes.
+fn pieces(text: &str) -> impl Iterator<Item = &str> {
+    let mut rest = text;
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        let cut = piece_end(rest, MAX_TEXT_NODE);
+        let (piece, after) = rest.split_at(cut);
+        rest = after;
+        Some(piece)
+    })
+}
+
 /// A document that forgets parse errors.
 struct Quiet(Document);
 
@@ -69,17 +115,63 @@ impl TreeSink for Quiet {
     }
 
     fn append(&self, parent: &Self::Handle, child: NodeOrText<Self::Handle>) {
-        self.0.append(parent, child);
+        let NodeOrText::AppendText(text) = child else {
+            return self.0.append(parent, child);
+        };
+        let held = self
+            .0
+            .tree
+            .last_child_of(parent)
+            .map_or(0, |last| text_len(&last));
+        if held + text.len() <= MAX_TEXT_NODE {
+            // Merged into the text before it, as the document does.
+            return self.0.append(parent, NodeOrText::AppendText(text));
+        }
+        // Too long for one node: pieces of their own, never merged.
+        for piece in pieces(&text) {
+            let node = self.0.tree.new_text(piece);
+            self.0.tree.append_child_of(parent, &node.id);
+        }
     }
 
+    fn append_before_sibling(&self, sibling: &Self::Handle, new_node: NodeOrText<Self::Handle>) {
+        let NodeOrText::AppendText(text) = new_node else {
+            return self.0.append_before_sibling(sibling, new_node);
+        };
+        let held = self
+            .0
+            .tree
+            .prev_sibling_of(sibling)
+            .map_or(0, |prev| text_len(&prev));
+        if held + text.len() <= MAX_TEXT_NODE {
+            return self
+                .0
+                .append_before_sibling(sibling, NodeOrText::AppendText(text));
+        }
+        for piece in pieces(&text) {
+            let node = self.0.tree.new_text(piece);
+            self.0.tree.insert_before_of(sibling, &node.id);
+        }
+    }
+
+    // The document's own version calls its own `append`; this one calls
+    // ours, which splits long text.
     fn append_based_on_parent_node(
         &self,
         element: &Self::Handle,
         prev_element: &Self::Handle,
         child: NodeOrText<Self::Handle>,
     ) {
-        self.0
-            .append_based_on_parent_node(element, prev_element, child);
+        let has_parent = self
+            .0
+            .tree
+            .get(element)
+            .is_some_and(|n| n.parent().is_some());
+        if has_parent {
+            self.append_before_sibling(element, child);
+        } else {
+            self.append(prev_element, child);
+        }
     }
 
     fn append_doctype_to_document(
@@ -102,10 +194,6 @@ impl TreeSink for Quiet {
 
     fn set_quirks_mode(&self, mode: QuirksMode) {
         self.0.set_quirks_mode(mode);
-    }
-
-    fn append_before_sibling(&self, sibling: &Self::Handle, new_node: NodeOrText<Self::Handle>) {
-        self.0.append_before_sibling(sibling, new_node);
     }
 
     fn add_attrs_if_missing(&self, target: &Self::Handle, attrs: Vec<Attribute>) {
@@ -137,5 +225,47 @@ mod tests {
         assert_eq!(ours.html(), theirs.html());
         assert!(!theirs.errors.borrow().is_empty());
         assert!(ours.errors.borrow().is_empty());
+    }
+
+    #[test]
+    fn long_text_is_split_into_sibling_nodes_with_all_of_it() {
+        let words = "word &amp; more\u{a0}".repeat(5_000);
+        let html = format!("<p id=a>{words}</p><p id=b>{}</p>", "x".repeat(40_000));
+        let doc = parse(&html);
+        for (id, expected) in [
+            ("a", words.replace("&amp;", "&")),
+            ("b", "x".repeat(40_000)),
+        ] {
+            let p = doc.select(&format!("#{id}"));
+            let node = p.nodes()[0];
+            let kids: Vec<_> = node.children_it(false).collect();
+            assert!(kids.len() > 1, "{id}: one node of {} bytes", expected.len());
+            assert!(
+                kids.iter()
+                    .all(|k| k.is_text() && text_len(k) <= MAX_TEXT_NODE)
+            );
+            assert_eq!(node.text().as_ref(), expected);
+        }
+        // Text moved before a table (foster parenting) too.
+        let html = format!("<table>{words}<tr><td>x</td></tr></table>");
+        let doc = parse(&html);
+        let table = doc.select("table").nodes()[0];
+        let before: Vec<_> = table
+            .parent()
+            .map(|p| p.children_it(false).collect())
+            .unwrap_or_default();
+        assert!(before.iter().filter(|n| n.is_text()).count() > 1);
+        assert!(before.iter().all(|k| text_len(k) <= MAX_TEXT_NODE));
+        // Short text stays one node.
+        let doc = parse("<p>a &amp; b</p>");
+        assert_eq!(doc.select("p").nodes()[0].children_it(false).count(), 1);
+    }
+
+    #[test]
+    fn pieces_end_after_a_space_or_at_a_character_boundary() {
+        assert_eq!(piece_end("abc", 10), 3);
+        assert_eq!(piece_end("aaaa bbbb cc", 11), 10);
+        // No space in the second half: cut at the limit, never inside a char.
+        assert_eq!(piece_end("ééééé", 5), 4);
     }
 }

@@ -113,6 +113,11 @@ const PATTERNS: &[Pattern] = &[
         make: |n| repeat("<p>", "&#0;&bogus;&amp", "</p>", n),
     },
     Pattern {
+        name: "nbsp",
+        focus: false,
+        make: |n| repeat("<p>", "&nbsp;\u{a0}", "</p>", n),
+    },
+    Pattern {
         name: "lt",
         focus: false,
         make: |n| repeat("<p>", "< <", "</p>", n),
