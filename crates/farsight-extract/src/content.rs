@@ -3,6 +3,7 @@
 
 use dom_query::{Document, NodeId};
 
+use crate::deadline::Deadline;
 use crate::{Engine, boilerplate, cards, clean, density, inner, region, trailing};
 
 /// What the page says it is, for the choices that depend on it.
@@ -49,6 +50,7 @@ pub(crate) fn main_content(
     html: &str,
     engine: Engine,
     kind: PageKind,
+    deadline: &Deadline,
 ) -> MainContent {
     let (depth, elements) = shape(&doc);
     let too_big = depth > SMOOTHIE_MAX_DEPTH || elements > SMOOTHIE_MAX_ELEMENTS;
@@ -82,7 +84,8 @@ pub(crate) fn main_content(
         },
     };
     if let Some(found) = found {
-        if !widen {
+        // The second look is a refinement: not when time is up.
+        if !widen || deadline.expired() {
             return found;
         }
         return widen_to_region(found, src, kind, main);

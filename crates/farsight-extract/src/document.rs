@@ -1,5 +1,7 @@
 //! What extraction takes and gives.
 
+use std::time::Instant;
+
 use serde::{Deserialize, Serialize};
 
 /// The output format of the content.
@@ -32,6 +34,10 @@ pub struct ExtractOptions {
     pub include_images: bool,
     /// The main-content engine. Default: [`Engine::Auto`].
     pub engine: Engine,
+    /// When extraction must end: past it, the stages not yet run are left
+    /// out and rendering stops, and the result says so
+    /// ([`Document::timed_out`]). Default: none.
+    pub deadline: Option<Instant>,
 }
 
 /// Which main-content engine to use; the choices exist to compare them.
@@ -81,6 +87,13 @@ impl ExtractOptions {
     #[must_use]
     pub fn engine(mut self, engine: Engine) -> Self {
         self.engine = engine;
+        self
+    }
+
+    /// Sets when extraction must end (see [`ExtractOptions::deadline`]).
+    #[must_use]
+    pub fn deadline(mut self, at: Instant) -> Self {
+        self.deadline = Some(at);
         self
     }
 
@@ -140,4 +153,8 @@ pub struct Document {
     pub likely_needs_javascript: bool,
     /// The page appears to be behind a paywall.
     pub paywalled: bool,
+    /// Extraction reached its deadline: the content is what was read by then
+    /// (the page's beginning, or its body without main-content selection).
+    #[serde(default)]
+    pub timed_out: bool,
 }

@@ -4,11 +4,12 @@
 use dom_query::NodeRef;
 
 use crate::content::{self, MainContent, PageKind};
+use crate::deadline::Deadline;
 use crate::render::{self, RenderOptions};
 use crate::url_util::{self, Resolver};
 use crate::{
-    Document, ExtractOptions, Format, clean, depth, links, metadata, paywall, sanitize, threads,
-    trailing,
+    Document, ExtractOptions, Format, boilerplate, clean, depth, links, metadata, paywall,
+    sanitize, threads, trailing,
 };
 
 /// Extracts the main content (or the selector's matches) of `html`.
@@ -16,6 +17,13 @@ use crate::{
 /// Never panics and never fails: a page without content gives an empty
 /// `content` and `likely_needs_javascript`.
 pub fn extract(html: &str, options: &ExtractOptions) -> Document {
+    let deadline = Deadline::new(options.deadline);
+    let mut out = extract_within(html, options, &deadline);
+    out.timed_out = deadline.was_hit();
+    out
+}
+
+fn extract_within(html: &str, options: &ExtractOptions, deadline: &Deadline) -> Document {
     let html = depth::prepare(html, depth::MAX_DEPTH, options.format != Format::Html);
     let html: &str = &html;
     let dom = crate::parse::parse(html);
@@ -42,7 +50,7 @@ pub fn extract(html: &str, options: &ExtractOptions) -> Document {
                 let matches = outermost(dom.select_matcher(&m).nodes());
                 out.selector_matched = Some(!matches.is_empty());
                 if !matches.is_empty() {
-                    finish(&mut out, &matches, options, &resolver);
+                    finish(&mut out, &matches, options, &resolver, deadline);
                     return out;
                 }
             }
@@ -63,10 +71,25 @@ pub fn extract(html: &str, options: &ExtractOptions) -> Document {
             || by_url
             || (!facts.is_article && !facts.is_product && threads::looks_like_thread(&dom)),
     };
-    let MainContent { doc, roots } = content::main_content(dom, html, options.engine, kind);
+    // Out of time before choosing the content: the body as it is, for as
+    // long as the fallback grace allows.
+    if deadline.expired() {
+        let _grace = deadline.grant_fallback();
+        boilerplate::strip(&dom);
+        let body: Vec<NodeRef<'_>> = dom.body().into_iter().collect();
+        finish(&mut out, &body, options, &resolver, deadline);
+        return out;
+    }
+    let MainContent { doc, roots } =
+        content::main_content(dom, html, options.engine, kind, deadline);
     trailing::strip_headings(&doc, &roots);
     let nodes: Vec<NodeRef<'_>> = roots.iter().filter_map(|id| doc.tree.get(id)).collect();
-    finish(&mut out, &nodes, options, &resolver);
+    if deadline.expired() {
+        let _grace = deadline.grant_fallback();
+        finish(&mut out, &nodes, options, &resolver, deadline);
+        return out;
+    }
+    finish(&mut out, &nodes, options, &resolver, deadline);
     // A thread's subject is its title, like an article's headline: people
     // marking threads leave it out.
     if let Some(h1) = facts
@@ -88,9 +111,10 @@ fn finish(
     nodes: &[NodeRef<'_>],
     options: &ExtractOptions,
     resolver: &Resolver,
+    deadline: &Deadline,
 ) {
     out.content = match options.format {
-        Format::Html => sanitize::sanitize(nodes, resolver, options.include_images),
+        Format::Html => sanitize::sanitize(nodes, resolver, options.include_images, deadline),
         f => render::render(
             nodes,
             &RenderOptions {
@@ -98,10 +122,12 @@ fn finish(
                 images: options.include_images,
                 links: options.include_links,
                 resolver,
+                deadline,
             },
         ),
     };
-    if options.include_links {
+    // Links are a second walk of the content: not when time is up.
+    if options.include_links && !deadline.expired() {
         out.links = links::collect(nodes, resolver);
     }
 }

@@ -21,6 +21,7 @@ mod cards;
 mod clean;
 mod content;
 pub mod date;
+mod deadline;
 mod density;
 mod depth;
 mod document;

@@ -3,6 +3,7 @@
 //! One walker writes both formats: plain text is Markdown without the markup,
 //! so the two always hold the same words in the same blocks.
 
+use crate::deadline::Deadline;
 use dom_query::NodeRef;
 
 use crate::escape;
@@ -29,6 +30,8 @@ pub(crate) struct RenderOptions<'a> {
     pub images: bool,
     pub links: bool,
     pub resolver: &'a Resolver,
+    /// Rendering stops, keeping what it wrote, once this passes.
+    pub deadline: &'a Deadline,
 }
 
 /// Renders the nodes, in order, as Markdown or text.
@@ -333,6 +336,9 @@ impl<'o, 'a> Writer<'o, 'a> {
     }
 
     pub(crate) fn node(&mut self, node: &NodeRef<'_>) {
+        if self.opts.deadline.passed() {
+            return;
+        }
         if node.is_text() {
             let t = node.text();
             self.text(&t);

@@ -5,6 +5,7 @@
 //! scripts, styles, frames, forms, event attributes, `javascript:` or
 //! `data:` URLs.
 
+use crate::deadline::Deadline;
 use dom_query::NodeRef;
 
 use crate::render::{is_skipped, strip_invisible};
@@ -80,23 +81,45 @@ fn void(name: &str) -> bool {
 }
 
 /// Serialises `nodes` as sanitised HTML.
-pub(crate) fn sanitize(nodes: &[NodeRef<'_>], resolver: &Resolver, images: bool) -> String {
+/// Stops early, keeping what it wrote, once `deadline` passes.
+pub(crate) fn sanitize(
+    nodes: &[NodeRef<'_>],
+    resolver: &Resolver,
+    images: bool,
+    deadline: &Deadline,
+) -> String {
     let mut out = String::new();
+    let ctx = Ctx {
+        r: resolver,
+        images,
+        deadline,
+    };
     for n in nodes {
-        node(n, resolver, images, 0, &mut out);
+        node(n, &ctx, 0, &mut out);
         out.push('\n');
     }
     out.trim().to_string()
 }
 
-fn node(n: &NodeRef<'_>, r: &Resolver, images: bool, depth: usize, out: &mut String) {
+/// What every node of one sanitising pass needs.
+struct Ctx<'a> {
+    r: &'a Resolver,
+    images: bool,
+    deadline: &'a Deadline,
+}
+
+fn node(n: &NodeRef<'_>, ctx: &Ctx<'_>, depth: usize, out: &mut String) {
+    let (r, images) = (ctx.r, ctx.images);
+    if ctx.deadline.passed() {
+        return;
+    }
     if n.is_text() {
         escape_text(&strip_invisible(&n.text()), out);
         return;
     }
     if n.is_document() || n.is_fragment() {
         for c in n.children_it(false) {
-            node(&c, r, images, depth + 1, out);
+            node(&c, ctx, depth + 1, out);
         }
         return;
     }
@@ -125,7 +148,7 @@ fn node(n: &NodeRef<'_>, r: &Resolver, images: bool, depth: usize, out: &mut Str
         }
     }
     for c in n.children_it(false) {
-        node(&c, r, images, depth + 1, out);
+        node(&c, ctx, depth + 1, out);
     }
     if keep {
         out.push_str("</");

@@ -2,6 +2,7 @@
 //! `test-data/`.
 
 mod behaviour;
+mod deadline;
 mod hostile_text;
 mod output_bounds;
 mod properties;

@@ -117,6 +117,10 @@ impl DocumentCache<'_> {
             }
         }
         let document = run_extractor(html, options).await;
+        // A document cut short by a deadline is this call's, not the page's.
+        if document.timed_out {
+            return document;
+        }
         let entry = Entry {
             page_sha256,
             document,

@@ -1,10 +1,12 @@
 //! `web_fetch`: one page, fetched safely, extracted, cut into a window.
 
+use std::time::Instant;
+
 use farsight_extract::{Document, ExtractOptions};
 use farsight_net::{FetchOptions, Page, PageKind};
 use farsight_search::ErrorKind;
 
-use super::extract::extract_document;
+use super::extract::{extract_document, extraction_deadline};
 use super::extracted::DocumentCache;
 use super::model::{FetchLink, FetchMetadata, FetchRequest, FetchResponse, FetchStatus};
 use super::window::window;
@@ -31,6 +33,9 @@ impl Service {
         if let Some(refusal) = invalid_selector(request) {
             return refusal;
         }
+        // The whole call, download and extraction, answers within the
+        // fetch timeout.
+        let call_deadline = Instant::now() + self.inner.config.fetch.timeout;
         let fetch_options = FetchOptions::new().bypass_cache(options.bypass_cache);
         match fetcher.fetch(&request.url, &fetch_options).await {
             Ok(page) => {
@@ -40,7 +45,7 @@ impl Service {
                     ttl: self.inner.config.cache.page_ttl,
                     bypass: options.bypass_cache,
                 };
-                page_response(page, request, &documents).await
+                page_response(page, request, &documents, call_deadline).await
             }
             Err(e) => net_error_response(&request.url, &e),
         }
@@ -54,10 +59,12 @@ async fn page_response(
     page: Page,
     request: &FetchRequest,
     documents: &DocumentCache<'_>,
+    call_deadline: Instant,
 ) -> FetchResponse {
     match page.kind {
         PageKind::Html => {
-            let options = extract_options(request, Some(&page.url));
+            let options = extract_options(request, Some(&page.url))
+                .deadline(extraction_deadline(call_deadline));
             let doc = documents.extract(page.text, options).await;
             document_response(page.url, doc, request, page.truncated)
         }
@@ -119,6 +126,26 @@ fn document_response(
 ) -> FetchResponse {
     let mut notes = Vec::new();
     let mut status = FetchStatus::Success;
+    if doc.timed_out && doc.content.trim().is_empty() {
+        return FetchResponse {
+            title: doc.title,
+            ..FetchResponse::error(
+                url,
+                ErrorKind::Timeout,
+                "Reading the page took longer than the call's timeout",
+                "Ask for a part of the page with a selector, try a lighter version of it, or \
+                 raise [fetch].timeout_seconds",
+            )
+        };
+    }
+    if doc.timed_out {
+        status = FetchStatus::Partial;
+        notes.push(
+            "Reading the page ran out of time (the call's timeout): this is the part read by \
+             then, possibly without the page's main content chosen."
+                .to_owned(),
+        );
+    }
     if doc.content.trim().is_empty() {
         if page_truncated {
             return FetchResponse {

@@ -275,3 +275,60 @@ async fn a_page_cut_at_the_byte_cap_is_marked_truncated() {
     assert_eq!(r.truncated, Some(true));
     assert!(r.message.unwrap().contains("download limit"));
 }
+
+/// With a call timeout too short to read the page, the answer is the part
+/// read by then (`partial`, saying so) or a `timeout` error; never a
+/// success, and nothing cut short is cached: a later call with time
+/// enough reads the whole page.
+#[tokio::test]
+async fn extraction_past_the_call_deadline_is_partial_or_a_timeout_and_not_cached() {
+    use std::collections::HashMap;
+
+    use crate::support::Canned;
+
+    let mut big = String::from("<html><head><title>Big</title></head><body><main>");
+    for i in 0..60_000 {
+        big.push_str(&format!("<p>Paragraph {i}, with words enough to read.</p>"));
+    }
+    big.push_str("</main></body></html>");
+    let mut pages = crate::support::standard_pages();
+    pages.insert("/big", Canned::html(big));
+    let server = PageServer::with_pages(pages).await;
+    let dir = tempfile::tempdir().unwrap();
+    let mut hurried = config(dir.path());
+    // Already past the extraction's own deadline when the page arrives.
+    hurried.fetch.timeout = std::time::Duration::from_millis(300);
+    let hurried = Service::new(hurried).unwrap();
+    for path in ["/article", "/big"] {
+        let r = hurried
+            .web_fetch(&FetchRequest::new(server.url(path)), CallOptions::default())
+            .await;
+        match r.status {
+            FetchStatus::Partial => {
+                assert!(
+                    r.message
+                        .as_deref()
+                        .unwrap_or_default()
+                        .contains("ran out of time"),
+                    "{r:?}"
+                );
+                assert!(!r.content.unwrap_or_default().is_empty());
+            }
+            FetchStatus::Error => {
+                assert_eq!(r.error_kind.map(|k| k.as_str()), Some("timeout"), "{r:?}");
+                assert!(r.suggestion.is_some());
+            }
+            FetchStatus::Success => panic!("{path}: a success past the deadline: {r:?}"),
+        }
+    }
+    // Same cache directory, time enough: the whole page, extracted afresh.
+    let patient = Service::new(config(dir.path())).unwrap();
+    let r = patient
+        .web_fetch(
+            &FetchRequest::new(server.url("/article")),
+            CallOptions::default(),
+        )
+        .await;
+    assert_eq!(r.status, FetchStatus::Success, "{r:?}");
+    assert!(r.message.is_none(), "{r:?}");
+}
