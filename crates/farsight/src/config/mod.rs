@@ -45,7 +45,8 @@ pub struct Config {
 pub struct FetchConfig {
     /// Whether `web_fetch` is offered at all (`WEB_FETCH_ENABLED`).
     pub enabled: bool,
-    /// The whole fetch, from connecting to the last byte.
+    /// The whole fetch, from connecting to the last byte; for `web_fetch`,
+    /// the whole call, extraction included.
     pub timeout: Duration,
     /// Establishing the connection (TCP and TLS).
     pub connect_timeout: Duration,
