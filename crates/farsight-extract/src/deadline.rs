@@ -52,7 +52,7 @@ impl Deadline {
         }
         let t = self.ticks.get().wrapping_add(1);
         self.ticks.set(t);
-        t % TICKS_PER_CHECK == 0 && self.expired()
+        t.is_multiple_of(TICKS_PER_CHECK) && self.expired()
     }
 
     /// Whether the deadline was seen passed at some check.
