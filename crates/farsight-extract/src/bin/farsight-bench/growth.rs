@@ -243,6 +243,7 @@ pub fn run(args: &[String]) {
     let mut verdicts = Vec::new();
     for p in PATTERNS.iter().filter(|p| only.is_none_or(|o| o == p.name)) {
         let mut rows: Vec<(usize, Measured)> = Vec::new();
+        let mut stopped = None;
         for &size in SIZES.iter().filter(|&&s| s <= max_bytes) {
             match child(&exe, p.name, size, limit) {
                 Ok(m) => {
@@ -262,11 +263,16 @@ pub fn run(args: &[String]) {
                 }
                 Err(e) => {
                     println!("{:<12} {:>9} {e}", p.name, size);
+                    stopped = Some(size);
                     break;
                 }
             }
         }
-        verdicts.push((p.name, verdict(&rows)));
+        let v = match stopped {
+            Some(size) => format!("FAIL  stopped at {size} bytes"),
+            None => verdict(&rows),
+        };
+        verdicts.push((p.name, v));
     }
     println!();
     for (name, v) in verdicts {
