@@ -38,6 +38,18 @@ const PATTERNS: &[Pattern] = &[
         make: |n| repeat("<ul>", "<li>list item</li>\n", "</ul>", n),
     },
     Pattern {
+        name: "li-bare",
+        focus: false,
+        make: |n| {
+            repeat(
+                "",
+                "<li>a list item of a few words, no list around it\n",
+                "",
+                n,
+            )
+        },
+    },
+    Pattern {
         name: "p",
         focus: false,
         make: |n| repeat("", "<p>w</p>", "", n),
