@@ -89,6 +89,16 @@ struct Entry<'a> {
     flags: u8,
     /// An SVG/MathML element where tags are not HTML's.
     foreign: bool,
+    /// The start tag's text (a formatting element's identity for the
+    /// parser's "Noah's Ark" rule).
+    tag: &'a str,
+    /// How many formatting elements awaited reopening when it opened: a
+    /// cell, caption or object is a marker, and closing it forgets the
+    /// ones closed inside it.
+    reopen_mark: usize,
+    /// A formatting element still in the parser's list of active
+    /// formatting elements: reopened if something else closes it.
+    listed: bool,
 }
 
 /// What a start tag opened.
@@ -115,6 +125,14 @@ struct Sim<'a> {
     elide: bool,
     /// Whether to drop white space between block tags.
     blank: bool,
+    /// Formatting elements (`<b>`, `<font>`, `<a>`, ...) closed by another
+    /// element's end, which the parser keeps in its list of active
+    /// formatting elements and reopens at the next text or start tag, one
+    /// inside the other: `<div><b><i>…</div>x` repeated nests deeper every
+    /// round, around the depth cap (found by fuzzing, issue 11). They
+    /// count towards the cap for new formatting start tags (see
+    /// `start_tag`). By their start tag's text.
+    reopen: Vec<&'a str>,
 }
 
 impl<'a> Sim<'a> {
@@ -130,6 +148,7 @@ impl<'a> Sim<'a> {
             break_at: usize::MAX,
             elide,
             blank: false,
+            reopen: Vec::new(),
         }
     }
 
@@ -141,6 +160,10 @@ impl<'a> Sim<'a> {
         let mut after_block: Option<usize> = None;
         while let Some(off) = memchr::memchr(b'<', &bytes[i..]) {
             let lt = i + off;
+            // Text since the last tag reopens closed formatting elements.
+            if off > 0 && !self.reopen.is_empty() && !self.in_foreign() {
+                self.reconstruct();
+            }
             i = lt + 1;
             let last_block = after_block.take();
             match bytes.get(lt + 1) {
@@ -300,6 +323,15 @@ impl<'a> Sim<'a> {
         if is_void(n) || matches!(n, "html" | "head" | "body") {
             return Opened::Other;
         }
+        // Text and most start tags reopen the formatting elements an
+        // earlier end closed; the blocks that close a paragraph do not.
+        if !closes_p(n) {
+            self.reconstruct();
+        }
+        if is_formatting(n) && self.formatting_start(n, from, to) {
+            self.drop_tag(from, to, false);
+            return Opened::Other;
+        }
         if closes_p(n)
             && let Some(at) = self.in_scope("p", BUTTON_SCOPE)
         {
@@ -394,12 +426,65 @@ impl<'a> Sim<'a> {
             self.in_scope(n, SPECIAL)
         };
         let Some(at) = at else {
+            // A formatting end tag without its element open removes the
+            // element from the parser's list.
+            self.forget_reopen(n);
             return;
         };
         if at >= self.limit {
             self.drop_tag(from, to, is_block(n));
         }
         self.pop_to(at);
+        // Its own end tag closes a formatting element for good.
+        self.forget_reopen(n);
+    }
+
+    /// Forgets the last formatting element named `name` awaiting reopening.
+    fn forget_reopen(&mut self, name: &str) {
+        if !is_formatting(name) {
+            return;
+        }
+        if let Some(i) = self.reopen.iter().rposition(|t| tag_is(t, name)) {
+            self.reopen.remove(i);
+        }
+    }
+
+    /// A formatting start tag, as the parser's list of active formatting
+    /// elements sees it: a new `<a>` ends the old one's reopening, and at
+    /// most three identical tags are kept ("Noah's Ark"). Whether the tag
+    /// must be left out: open elements and those awaiting reopening reach
+    /// the cap. Leaving out a formatting tag loses no text.
+    fn formatting_start(&mut self, name: &str, from: usize, to: usize) -> bool {
+        if name == "a" {
+            self.reopen.retain(|t| !tag_is(t, "a"));
+        }
+        // Identical tags in the list, open or awaiting reopening: with
+        // three already, the earliest leaves the list (it stays open if it
+        // is, but is not reopened once closed).
+        let tag = &self.html[from..to];
+        let waiting: Vec<usize> = (0..self.reopen.len())
+            .filter(|&i| self.reopen[i] == tag)
+            .collect();
+        let open: Vec<usize> = self
+            .by_name
+            .get(name)
+            .map(|at| {
+                at.iter()
+                    .copied()
+                    .filter(|&i| self.stack[i].listed && self.stack[i].tag == tag)
+                    .collect()
+            })
+            .unwrap_or_default();
+        if waiting.len() + open.len() >= 3 {
+            match (waiting.first(), open.first()) {
+                (Some(&i), _) => {
+                    self.reopen.remove(i);
+                }
+                (None, Some(&i)) => self.stack[i].listed = false,
+                (None, None) => {}
+            }
+        }
+        self.stack.len() + self.reopen.len() >= self.limit
     }
 
     fn push(&mut self, name: Cow<'a, str>, foreign: bool, from: usize, to: usize) {
@@ -407,9 +492,26 @@ impl<'a> Sim<'a> {
         // Raw-text and plaintext elements keep their tags: without them
         // their text would be read as markup.
         let keeps_tags = foreign || (raw_text(&name).is_none() && &*name != "plaintext");
-        if at >= self.limit && keeps_tags {
+        let dropped = at >= self.limit && keeps_tags;
+        if dropped {
             self.drop_tag(from, to, is_block(&name));
         }
+        let tag = &self.html[from..to.min(self.html.len())];
+        self.push_entry(name, foreign, tag, dropped);
+    }
+
+    /// The formatting elements awaiting reopening, reopened (the parser's
+    /// "reconstruct the active formatting elements"): open again, inside
+    /// what is open, though no tag in the text says so.
+    fn reconstruct(&mut self) {
+        for tag in std::mem::take(&mut self.reopen) {
+            let (name, _) = tag_name(tag, 1);
+            self.push_entry(name, false, tag, false);
+        }
+    }
+
+    fn push_entry(&mut self, name: Cow<'a, str>, foreign: bool, tag: &'a str, dropped: bool) {
+        let at = self.stack.len();
         let flags = if !foreign {
             flags_of(&name)
         } else if integration_point(&name) {
@@ -423,10 +525,14 @@ impl<'a> Sim<'a> {
             }
         }
         self.by_name.entry(name.clone()).or_default().push(at);
+        let listed = !foreign && !dropped && is_formatting(&name);
         self.stack.push(Entry {
             name,
             flags,
             foreign,
+            tag,
+            reopen_mark: self.reopen.len(),
+            listed,
         });
     }
 
@@ -441,6 +547,11 @@ impl<'a> Sim<'a> {
                 return;
             };
             let idx = self.stack.len();
+            if e.listed {
+                self.reopen.push(e.tag);
+            } else if !e.foreign && is_marker(&e.name) {
+                self.reopen.truncate(e.reopen_mark);
+            }
             if let Some(v) = self.by_name.get_mut(&e.name) {
                 v.pop();
             }
@@ -964,6 +1075,46 @@ fn breaks_foreign(name: &str) -> bool {
         )
 }
 
+/// The parser's formatting elements: kept in its list of active formatting
+/// elements and reopened after an element that closed them.
+fn is_formatting(name: &str) -> bool {
+    matches!(
+        name,
+        "a" | "b"
+            | "big"
+            | "code"
+            | "em"
+            | "font"
+            | "i"
+            | "nobr"
+            | "s"
+            | "small"
+            | "strike"
+            | "strong"
+            | "tt"
+            | "u"
+    )
+}
+
+/// Elements that put a marker in the list of active formatting elements:
+/// formatting elements closed inside them are not reopened after them.
+fn is_marker(name: &str) -> bool {
+    matches!(
+        name,
+        "applet" | "object" | "marquee" | "template" | "td" | "th" | "caption"
+    )
+}
+
+/// Whether the start tag text `tag` (`<b class=x>`) opens a `name`.
+fn tag_is(tag: &str, name: &str) -> bool {
+    tag.get(1..=name.len())
+        .is_some_and(|t| t.eq_ignore_ascii_case(name))
+        && tag
+            .as_bytes()
+            .get(name.len() + 1)
+            .is_none_or(|c| is_space(*c) || matches!(c, b'>' | b'/'))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -990,6 +1141,40 @@ mod tests {
         s.push_str(&close.repeat(n));
         s.push_str("<p>after</p></body></html>");
         s
+    }
+
+    #[test]
+    fn formatting_elements_reopened_round_after_round_stay_under_the_cap() {
+        // Found by fuzzing: the parser reopens formatting elements a `</div>`
+        // closed, inside the ones reopened the round before.
+        let unit =
+            "<div><b><i><u><s><em><strong><small><big><tt><code><font><nobr><strike><a></div>x";
+        let html = format!("<body>{}</body>", unit.repeat(300));
+        let out = prepare(&html, MAX_DEPTH, true);
+        let depth = depth_of(&out);
+        assert!(depth <= 2 * MAX_DEPTH, "parsed {depth} deep");
+        assert_eq!(depth_of(&out).min(1), 1);
+        assert_eq!(out.matches('x').count(), 300, "no text lost");
+    }
+
+    #[test]
+    fn sloppy_formatting_on_real_pages_is_kept() {
+        // Unclosed <b> in every paragraph, unclosed <a> and <font> in every
+        // cell: the parser's own rules (Noah's Ark, a new <a> ends the old,
+        // cells forget) keep the list short; nothing is left out.
+        let p = "<p><b>bold".repeat(2000);
+        let a = "<p><a href=\"/x\">link".repeat(2000);
+        let cells = format!(
+            "<table>{}</table>",
+            "<tr><td><font color=red>c</td>".repeat(2000)
+        );
+        for html in [p, a, cells] {
+            let html = format!("<body>{html}</body>");
+            let out = prepare(&html, MAX_DEPTH, true);
+            assert_eq!(out.matches("<b>").count(), html.matches("<b>").count());
+            assert_eq!(out.matches("<a ").count(), html.matches("<a ").count());
+            assert_eq!(out.matches("<font").count(), html.matches("<font").count());
+        }
     }
 
     #[test]

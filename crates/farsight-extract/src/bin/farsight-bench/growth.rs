@@ -70,6 +70,18 @@ const PATTERNS: &[Pattern] = &[
         make: |n| repeat("", "<b><i><u><s><p>x</b></i></u></s>", "", n),
     },
     Pattern {
+        name: "reopened",
+        focus: false,
+        make: |n| {
+            repeat(
+                "",
+                "<div><b><i><u><s><em><strong><small><big><tt><code><font><nobr><strike><a></div>x",
+                "",
+                n,
+            )
+        },
+    },
+    Pattern {
         name: "nul",
         focus: false,
         make: |n| "\0".repeat(n),
