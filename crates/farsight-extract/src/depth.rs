@@ -323,6 +323,12 @@ impl<'a> Sim<'a> {
         if is_void(n) || matches!(n, "html" | "head" | "body") {
             return Opened::Other;
         }
+        // Outside a table the parser ignores table parts (found by
+        // fuzzing: counting them open let `</td>` "close" divs the parser
+        // keeps open).
+        if is_table_part(n) && self.nearest("table").is_none() {
+            return Opened::Other;
+        }
         // Text and most start tags reopen the formatting elements an
         // earlier end closed; the blocks that close a paragraph do not.
         if !closes_p(n) {
@@ -397,6 +403,9 @@ impl<'a> Sim<'a> {
 
     fn end_tag(&mut self, name: Cow<'a, str>, from: usize, to: usize) {
         let n: &str = &name;
+        if !self.in_foreign() && is_table_part(n) && self.nearest("table").is_none() {
+            return;
+        }
         let at = if self.in_foreign() {
             self.nearest(n)
         } else if n == "form" {
@@ -1096,6 +1105,14 @@ fn is_formatting(name: &str) -> bool {
     )
 }
 
+/// Parts of a table, which mean nothing outside one.
+fn is_table_part(name: &str) -> bool {
+    matches!(
+        name,
+        "td" | "th" | "tr" | "tbody" | "thead" | "tfoot" | "caption" | "col" | "colgroup"
+    )
+}
+
 /// Elements that put a marker in the list of active formatting elements:
 /// formatting elements closed inside them are not reopened after them.
 fn is_marker(name: &str) -> bool {
@@ -1155,6 +1172,22 @@ mod tests {
         assert!(depth <= 2 * MAX_DEPTH, "parsed {depth} deep");
         assert_eq!(depth_of(&out).min(1), 1);
         assert_eq!(out.matches('x').count(), 300, "no text lost");
+    }
+
+    #[test]
+    fn table_parts_outside_a_table_open_nothing() {
+        // Found by fuzzing: the parser ignores them, so `</td>` closes
+        // none of the divs opened after `<td>`.
+        for part in ["td", "tr", "caption"] {
+            let unit = format!("<{part}>{}</{part}>", "<div>".repeat(100));
+            let html = format!("<body>{}x</body>", unit.repeat(20));
+            let out = prepare(&html, MAX_DEPTH, true);
+            let depth = depth_of(&out);
+            assert!(depth <= MAX_DEPTH + 8, "{part}: parsed {depth} deep");
+        }
+        // Inside a table they still close what they close.
+        let rows = format!("<table>{}</table>", "<tr><td><div>a</td>".repeat(500));
+        assert!(depth_of(&prepare(&rows, MAX_DEPTH, true)) < 20);
     }
 
     #[test]
