@@ -12,18 +12,24 @@ use libfuzzer_sys::fuzz_target;
 /// nested deeper are flattened into their ancestor.
 const MAX_DEPTH: usize = 256;
 
-/// How much deeper than `MAX_DEPTH` the parsed tree may be. The pass never
-/// counts `<html>` and `<body>` (2 levels), and its model of the tree
-/// builder leaves out the one step that opens elements no tag asked for:
-/// reconstructing active formatting elements (`<b>`, `<i>`, `<a>`, ...).
-/// The Noah's Ark clause keeps at most 3 entries per tag name and
-/// attributes, but distinct names or attributes are not bounded by it. See
-/// the fuzz README section in crates/farsight-extract/README.md for the
-/// measured figure.
-const DEPTH_MARGIN: usize = 2 + 64;
+/// The deepest parsed tree the pass lets through. Its model of the tree
+/// builder counts the elements whose tags it sees and errs towards too deep
+/// for those, but the parser adds elements no tag names: `<html>` and
+/// `<body>` (2 levels), and in a table the `<tbody>` and `<tr>` that a bare
+/// `<td>` implies. `<table><td>` repeated is 2 levels to the pass and 4 to
+/// the parser, so the tree reaches twice the cap (measured: 515 for
+/// `MAX_DEPTH` 256). Still bounded, so that is the bound, with a little
+/// room for the last kept element.
+///
+/// Reconstructed formatting elements (`<div><b><i></div>x` repeated: the
+/// parser reopens `<b><i>` inside the next block, the pass sees them closed)
+/// are not bounded by anything in the pass: see fuzz/regressions/README.md.
+const MAX_PARSED_DEPTH: usize = 2 * MAX_DEPTH + 8;
 
 fuzz_target!(|data: &[u8]| {
     let html = String::from_utf8_lossy(data);
+    // Valid UTF-8 by its type; what could break it, a copy cut inside a
+    // character, would panic here and be reported as a crash.
     let out = farsight_extract::prepare_html(&html);
 
     // The parser reports an error per NUL and keeps it: the pass exists to
@@ -49,8 +55,8 @@ fuzz_target!(|data: &[u8]| {
 
     let depth = element_depth(&Document::from(out.as_ref()));
     assert!(
-        depth <= MAX_DEPTH + DEPTH_MARGIN,
-        "parsed tree {depth} elements deep"
+        depth <= MAX_PARSED_DEPTH,
+        "parsed tree {depth} elements deep (bound {MAX_PARSED_DEPTH})"
     );
 });
 
