@@ -9,7 +9,10 @@ fuzz_target!(|data: &[u8]| {
     // The first line (up to 64 bytes) is the selector, the rest the page.
     let split = data.iter().take(64).position(|&b| b == b'\n');
     let (selector, page) = match split {
-        Some(i) => (Some(String::from_utf8_lossy(&data[..i]).to_string()), &data[i + 1..]),
+        Some(i) => (
+            Some(String::from_utf8_lossy(&data[..i]).to_string()),
+            &data[i + 1..],
+        ),
         None => (None, data),
     };
     let html = String::from_utf8_lossy(page);

@@ -46,6 +46,10 @@ mod url_util;
 pub use document::{Document, Engine, ExtractOptions, Format, Link, Metadata};
 pub use extractor::extract;
 
+/// The depth the pre-parse pass caps elements at, for its fuzz target.
+#[doc(hidden)]
+pub const PREPARE_MAX_DEPTH: usize = depth::MAX_DEPTH;
+
 /// The pre-parse pass alone (depth cap, NULs, attribute floods, scripts
 /// emptied), for the fuzz target that checks it on its own.
 #[doc(hidden)]
