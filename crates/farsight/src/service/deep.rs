@@ -90,6 +90,9 @@ async fn read_pages(
     // Anything still unread at the deadline stays a timeout.
     let mut texts: Vec<PageText> = vec![Err(ErrorKind::Timeout); results.len()];
     let permits = Arc::new(Semaphore::new(limits.concurrency.max(1)));
+    // One deadline for the whole reading phase; extractions stop at it too
+    // (their blocking threads would otherwise outlive the abort below).
+    let deadline = tokio::time::Instant::now() + limits.deadline;
     let mut tasks = JoinSet::new();
     for (i, r) in results.iter_mut().enumerate() {
         if let Some(content) = r.content.take().filter(|c| !c.trim().is_empty()) {
@@ -107,10 +110,9 @@ async fn read_pages(
         tasks.spawn(async move {
             // The semaphore is never closed, so acquiring only waits.
             let _permit = permits.acquire_owned().await;
-            (i, read_page(&fetcher, &cache, &url, limits).await)
+            (i, read_page(&fetcher, &cache, &url, limits, deadline).await)
         });
     }
-    let deadline = tokio::time::Instant::now() + limits.deadline;
     loop {
         match tokio::time::timeout_at(deadline, tasks.join_next()).await {
             Ok(Some(Ok((i, text)))) => texts[i] = text,
@@ -132,14 +134,22 @@ async fn read_pages(
 /// One page's readable text as Markdown (headings help the ranking), its
 /// extraction kept in the document cache: a page that another deep search
 /// (another query, another process) reads again is not extracted again.
-async fn read_page(fetcher: &Fetcher, cache: &Cache, url: &str, limits: DeepLimits) -> PageText {
+async fn read_page(
+    fetcher: &Fetcher,
+    cache: &Cache,
+    url: &str,
+    limits: DeepLimits,
+    deadline: tokio::time::Instant,
+) -> PageText {
     let page = fetcher
         .fetch(url, &FetchOptions::new().bypass_cache(limits.bypass_cache))
         .await
         .map_err(|e| ErrorKind::from(e.kind()))?;
     let text = match page.kind {
         PageKind::Html => {
-            let options = ExtractOptions::new(Format::Markdown).base_url(page.url.clone());
+            let options = ExtractOptions::new(Format::Markdown)
+                .base_url(page.url.clone())
+                .deadline(super::extract::extraction_deadline(deadline.into_std()));
             let documents = DocumentCache {
                 cache,
                 ttl: limits.document_ttl,
