@@ -209,8 +209,9 @@ mod tests {
             bypass_cache: false,
             document_ttl: Duration::from_secs(60),
         };
+        let deadline = tokio::time::Instant::now() + limits.deadline;
         for _ in 0..2 {
-            let text = read_page(&fetcher, service.cache(), &url, limits).await;
+            let text = read_page(&fetcher, service.cache(), &url, limits, deadline).await;
             assert!(text.unwrap().contains("Paragraph 79"));
         }
         assert_eq!(runs::count(&url), 1);
@@ -218,7 +219,7 @@ mod tests {
             bypass_cache: true,
             ..limits
         };
-        read_page(&fetcher, service.cache(), &url, fresh)
+        read_page(&fetcher, service.cache(), &url, fresh, deadline)
             .await
             .unwrap();
         assert_eq!(runs::count(&url), 2);
