@@ -471,26 +471,26 @@ impl<'a> Sim<'a> {
         // three already, the earliest leaves the list (it stays open if it
         // is, but is not reopened once closed).
         let tag = &self.html[from..to];
-        let waiting: Vec<usize> = (0..self.reopen.len())
-            .filter(|&i| self.reopen[i] == tag)
-            .collect();
-        let open: Vec<usize> = self
+        let waiting = self.reopen.iter().filter(|t| **t == tag).count();
+        let stack = &self.stack;
+        let mut open = self
             .by_name
             .get(name)
-            .map(|at| {
-                at.iter()
-                    .copied()
-                    .filter(|&i| self.stack[i].listed && self.stack[i].tag == tag)
-                    .collect()
-            })
-            .unwrap_or_default();
-        if waiting.len() + open.len() >= 3 {
-            match (waiting.first(), open.first()) {
-                (Some(&i), _) => {
+            .into_iter()
+            .flatten()
+            .copied()
+            .filter(|&i| stack[i].listed && stack[i].tag == tag);
+        let first_open = open.next();
+        if waiting + usize::from(first_open.is_some()) + open.count() >= 3 {
+            match self.reopen.iter().position(|t| *t == tag) {
+                Some(i) => {
                     self.reopen.remove(i);
                 }
-                (None, Some(&i)) => self.stack[i].listed = false,
-                (None, None) => {}
+                None => {
+                    if let Some(i) = first_open {
+                        self.stack[i].listed = false;
+                    }
+                }
             }
         }
         self.stack.len() + self.reopen.len() >= self.limit

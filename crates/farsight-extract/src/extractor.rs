@@ -50,6 +50,7 @@ fn extract_within(html: &str, options: &ExtractOptions, deadline: &Deadline) -> 
                 let matches = outermost(dom.select_matcher(&m).nodes());
                 out.selector_matched = Some(!matches.is_empty());
                 if !matches.is_empty() {
+                    let _grace = deadline.expired().then(|| deadline.grant_fallback());
                     finish(&mut out, &matches, options, &resolver, deadline);
                     return out;
                 }
@@ -84,11 +85,8 @@ fn extract_within(html: &str, options: &ExtractOptions, deadline: &Deadline) -> 
         content::main_content(dom, html, options.engine, kind, deadline);
     trailing::strip_headings(&doc, &roots);
     let nodes: Vec<NodeRef<'_>> = roots.iter().filter_map(|id| doc.tree.get(id)).collect();
-    if deadline.expired() {
-        let _grace = deadline.grant_fallback();
-        finish(&mut out, &nodes, options, &resolver, deadline);
-        return out;
-    }
+    // Chosen just as time ran out: rendered within the fallback grace.
+    let _grace = deadline.expired().then(|| deadline.grant_fallback());
     finish(&mut out, &nodes, options, &resolver, deadline);
     // A thread's subject is its title, like an article's headline: people
     // marking threads leave it out.
