@@ -44,7 +44,8 @@ const SMOOTHIE_MAX_ELEMENTS: usize = 60_000;
 
 /// Finds the main content of `doc` (already cleaned of hidden elements).
 /// `html` is the text it was parsed from, parsed again for a second look at
-/// an article (other pages keep a copy of `doc` for that).
+/// an article or a page of more than [`SMOOTHIE_MAX_ELEMENTS`] elements
+/// (other pages keep a copy of `doc` for that).
 pub(crate) fn main_content(
     doc: Document,
     html: &str,
