@@ -117,9 +117,50 @@ pub fn metrics(pages: &[(f64, f64, f64)]) -> (f64, f64, f64) {
     (f1, p, r)
 }
 
+/// WCXB's metric for one page (`wcxb_score.py`): F1 of the bags of
+/// lower-cased `\w+` words. An empty truth scores 1 only against an empty
+/// prediction.
+pub fn word_f1(pred: &str, truth: &str) -> f64 {
+    let bag = |text: &str| {
+        let lower = text.to_lowercase();
+        let mut m: HashMap<String, usize> = HashMap::new();
+        for t in tokenize(&lower) {
+            *m.entry(t.to_owned()).or_insert(0) += 1;
+        }
+        m
+    };
+    let (p, r) = (bag(pred), bag(truth));
+    let (np, nr): (usize, usize) = (p.values().sum(), r.values().sum());
+    if nr == 0 {
+        return if np == 0 { 1.0 } else { 0.0 };
+    }
+    let overlap: usize = p
+        .iter()
+        .map(|(w, &c)| c.min(r.get(w).copied().unwrap_or(0)))
+        .sum();
+    if np == 0 || overlap == 0 {
+        return 0.0;
+    }
+    let (precision, recall) = (overlap as f64 / np as f64, overlap as f64 / nr as f64);
+    2.0 * precision * recall / (precision + recall)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn word_f1_is_wcxb_score_py() {
+        // Bags of lower-cased words: order and case do not matter.
+        assert_eq!(word_f1("b A a", "a a B"), 1.0);
+        // 2 of 3 predicted words are right, 2 of 4 true ones found.
+        let f = word_f1("one two zzz", "one two three four");
+        assert!((f - 2.0 * (2.0 / 3.0) * 0.5 / (2.0 / 3.0 + 0.5)).abs() < 1e-9);
+        assert_eq!(word_f1("", ""), 1.0);
+        assert_eq!(word_f1("x", ""), 0.0);
+        assert_eq!(word_f1("", "x"), 0.0);
+        assert_eq!(word_f1("snake_case", "snake case"), 0.0);
+    }
 
     #[test]
     fn identical_is_perfect() {

@@ -25,6 +25,7 @@
 //! output size per MB with a verdict per pattern (see `growth.rs`).
 #![allow(clippy::print_stdout)]
 
+mod compare;
 mod growth;
 mod mdtext;
 mod scaling;
@@ -53,6 +54,7 @@ fn main() {
     }
     let mut format = Format::Text;
     let mut engine = Engine::Auto;
+    let mut compare: Option<PathBuf> = None;
     let mut dirs = Vec::new();
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -72,15 +74,27 @@ fn main() {
                     other => die(&format!("--engine auto|readability|density, not {other:?}")),
                 }
             }
+            "--compare" => match it.next() {
+                Some(d) => compare = Some(PathBuf::from(d)),
+                None => die("--compare takes the OUT_DIR of an earlier run"),
+            },
             _ => dirs.push(PathBuf::from(a)),
         }
     }
     let [corpus, out] = dirs.as_slice() else {
         die(
-            "usage: farsight-bench CORPUS_DIR OUT_DIR [--format text|markdown] [--engine auto|readability|density] | --scaling",
+            "usage: farsight-bench CORPUS_DIR OUT_DIR [--format text|markdown] [--engine auto|readability|density] [--compare EARLIER_OUT_DIR] | --scaling | --growth",
         );
     };
+    // Read before this run writes: OUT_DIR may be the earlier run's.
+    let earlier = compare.as_deref().map(compare::read).transpose();
+    let earlier = earlier.unwrap_or_else(|e| die(&e));
     if let Err(e) = bench(corpus, out, format, engine) {
+        die(&e);
+    }
+    if let Some(earlier) = earlier
+        && let Err(e) = compare::print(&earlier, out)
+    {
         die(&e);
     }
 }
@@ -97,17 +111,20 @@ fn bench(corpus: &Path, out: &Path, format: Format, engine: Engine) -> Result<()
         .filter_map(|e| e.ok())
         .filter_map(|e| {
             let name = e.file_name().to_string_lossy().to_string();
-            name.strip_suffix(".html").map(str::to_string)
+            name.strip_suffix(".html")
+                .or_else(|| name.strip_suffix(".html.gz"))
+                .map(str::to_string)
         })
         .collect();
     ids.sort();
+    ids.dedup();
     let mut timings = Vec::new();
     let mut pages = Vec::new();
+    let mut words = Vec::new();
     let mut tsv = String::new();
     let mut kinds: Vec<Option<String>> = Vec::new();
     for id in &ids {
-        let html = std::fs::read(corpus.join(format!("{id}.html")))
-            .map_err(|e| format!("{id}.html: {e}"))?;
+        let html = read_page(corpus, id)?;
         let html = String::from_utf8_lossy(&html);
         let meta: serde_json::Value = std::fs::read_to_string(corpus.join(format!("{id}.json")))
             .ok()
@@ -139,9 +156,13 @@ fn bench(corpus: &Path, out: &Path, format: Format, engine: Engine) -> Result<()
         } else {
             0.0
         };
-        tsv.push_str(&format!("{id}\t{ms:.3}\t{p:.3}\t{r:.3}\t{f1:.3}\n"));
+        let word_f1 = score::word_f1(&pred, truth);
+        tsv.push_str(&format!(
+            "{id}\t{ms:.3}\t{p:.3}\t{r:.3}\t{f1:.3}\t{word_f1:.3}\n"
+        ));
         timings.push((ms, id.clone()));
         pages.push(counts);
+        words.push(word_f1);
     }
     std::fs::write(out.join("_timings.tsv"), tsv).map_err(|e| e.to_string())?;
     let rss = peak_rss_kb();
@@ -163,8 +184,11 @@ fn bench(corpus: &Path, out: &Path, format: Format, engine: Engine) -> Result<()
         ids.len(),
         format
     );
-    println!("F1 {f1:.3}  precision {p:.3}  recall {r:.3}");
-    print_by_kind(&kinds, &pages);
+    println!(
+        "F1 {f1:.3}  precision {p:.3}  recall {r:.3}  word F1 (WCXB's metric) {:.3}",
+        mean(&words)
+    );
+    print_by_kind(&kinds, &pages, &words);
     println!(
         "ms/page: median {median:.2}  p90 {p90:.2}  max {:.2} ({})  total {:.2} s",
         slowest.map_or(0.0, |s| s.0),
@@ -185,8 +209,31 @@ fn kind_of(meta: &serde_json::Value) -> Option<String> {
         .or_else(|| meta.pointer("/_internal/page_type/primary").and_then(named))
 }
 
-/// F1, precision and recall per kind, when the corpus names more than one.
-fn print_by_kind(kinds: &[Option<String>], pages: &[(f64, f64, f64)]) {
+/// A page's HTML: `<id>.html`, or `<id>.html.gz` as WCXB ships it.
+fn read_page(corpus: &Path, id: &str) -> Result<Vec<u8>, String> {
+    let plain = corpus.join(format!("{id}.html"));
+    if plain.exists() {
+        return std::fs::read(&plain).map_err(|e| format!("{id}.html: {e}"));
+    }
+    let gz = std::fs::File::open(corpus.join(format!("{id}.html.gz")))
+        .map_err(|e| format!("{id}.html.gz: {e}"))?;
+    let mut html = Vec::new();
+    std::io::Read::read_to_end(&mut flate2::read::GzDecoder::new(gz), &mut html)
+        .map_err(|e| format!("{id}.html.gz: {e}"))?;
+    Ok(html)
+}
+
+fn mean(v: &[f64]) -> f64 {
+    if v.is_empty() {
+        0.0
+    } else {
+        v.iter().sum::<f64>() / v.len() as f64
+    }
+}
+
+/// F1, precision and recall per kind in both metrics, when the corpus
+/// names more than one kind.
+fn print_by_kind(kinds: &[Option<String>], pages: &[(f64, f64, f64)], words: &[f64]) {
     let mut names: Vec<&str> = kinds.iter().flatten().map(String::as_str).collect();
     names.sort_unstable();
     names.dedup();
@@ -201,9 +248,16 @@ fn print_by_kind(kinds: &[Option<String>], pages: &[(f64, f64, f64)]) {
             .map(|(_, p)| *p)
             .collect();
         let (f1, p, r) = score::metrics(&of_kind);
+        let of_kind_words: Vec<f64> = kinds
+            .iter()
+            .zip(words)
+            .filter(|(k, _)| k.as_deref() == Some(name))
+            .map(|(_, w)| *w)
+            .collect();
         println!(
-            "  {name:<16} {:>4} pages  F1 {f1:.3}  precision {p:.3}  recall {r:.3}",
-            of_kind.len()
+            "  {name:<16} {:>4} pages  F1 {f1:.3}  precision {p:.3}  recall {r:.3}  word F1 {:.3}",
+            of_kind.len(),
+            mean(&of_kind_words)
         );
     }
 }
