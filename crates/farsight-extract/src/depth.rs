@@ -453,7 +453,7 @@ impl<'a> Sim<'a> {
         if !is_formatting(name) {
             return;
         }
-        if let Some(i) = self.reopen.iter().rposition(|t| tag_is(t, name)) {
+        if let Some(i) = self.reopen.iter().rposition(|t| tag_name(t, 1).0 == name) {
             self.reopen.remove(i);
         }
     }
@@ -465,7 +465,7 @@ impl<'a> Sim<'a> {
     /// the cap. Leaving out a formatting tag loses no text.
     fn formatting_start(&mut self, name: &str, from: usize, to: usize) -> bool {
         if name == "a" {
-            self.reopen.retain(|t| !tag_is(t, "a"));
+            self.reopen.retain(|t| tag_name(t, 1).0 != "a");
         }
         // Identical tags in the list, open or awaiting reopening: with
         // three already, the earliest leaves the list (it stays open if it
@@ -1120,16 +1120,6 @@ fn is_marker(name: &str) -> bool {
         name,
         "applet" | "object" | "marquee" | "template" | "td" | "th" | "caption"
     )
-}
-
-/// Whether the start tag text `tag` (`<b class=x>`) opens a `name`.
-fn tag_is(tag: &str, name: &str) -> bool {
-    tag.get(1..=name.len())
-        .is_some_and(|t| t.eq_ignore_ascii_case(name))
-        && tag
-            .as_bytes()
-            .get(name.len() + 1)
-            .is_none_or(|c| is_space(*c) || matches!(c, b'>' | b'/'))
 }
 
 #[cfg(test)]

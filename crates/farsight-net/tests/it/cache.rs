@@ -5,22 +5,7 @@ use axum::response::Html;
 use axum::routing::get;
 use farsight_net::{Cache, FetchOptions, normalize_url};
 
-use crate::support::{Hits, builder, serve};
-
-/// A page that counts how often it is downloaded.
-async fn counted_site() -> (String, Hits) {
-    let hits = Hits::default();
-    let h = hits.clone();
-    let app = Router::new().route(
-        "/page",
-        get(move || {
-            h.bump();
-            async { Html("<html><body><p>cached content</p></body></html>") }
-        }),
-    );
-    let addr = serve(app).await;
-    (format!("http://127.0.0.1:{}/page", addr.port()), hits)
-}
+use crate::support::{Hits, builder, counted_site, serve};
 
 #[tokio::test]
 async fn the_second_fetch_comes_from_the_cache() {

@@ -9,7 +9,7 @@ use axum::response::{Html, Redirect};
 use axum::routing::get;
 use farsight_net::{Cache, ErrorKind, FetchOptions, Fetcher, normalize_url};
 
-use crate::support::{CountingServer, Hits, builder, serve};
+use crate::support::{CountingServer, Hits, builder, counted_site, local_hostname};
 
 /// `/start` on 127.0.0.1 redirects to `/final` on `localhost`, which counts
 /// its downloads. Returns both URLs.
@@ -149,14 +149,7 @@ async fn the_address_a_page_came_from_is_checked_on_every_hit() {
 /// connection, once it is not.
 #[tokio::test]
 async fn a_name_no_longer_allowed_is_refused_before_any_connection() {
-    let hostname = std::fs::read_to_string("/proc/sys/kernel/hostname")
-        .unwrap_or_default()
-        .trim()
-        .to_ascii_lowercase();
-    let resolved: Vec<_> = match tokio::net::lookup_host((hostname.as_str(), 0)).await {
-        Ok(a) => a.collect(),
-        Err(_) => Vec::new(),
-    };
+    let (hostname, resolved) = local_hostname().await;
     if hostname.is_empty()
         || hostname == "localhost"
         || resolved.is_empty()
@@ -193,17 +186,7 @@ async fn a_name_no_longer_allowed_is_refused_before_any_connection() {
 
 #[tokio::test]
 async fn a_page_fetched_ignoring_robots_txt_is_not_served_to_a_policy_that_obeys_it() {
-    let hits = Hits::default();
-    let h = hits.clone();
-    let app = Router::new().route(
-        "/page",
-        get(move || {
-            h.bump();
-            async { Html("<p>robots matter</p>") }
-        }),
-    );
-    let addr = serve(app).await;
-    let url = format!("http://127.0.0.1:{}/page", addr.port());
+    let (url, hits) = counted_site().await;
     let cache = Cache::memory_only();
     let ignoring = builder()
         .respect_robots_txt(false)

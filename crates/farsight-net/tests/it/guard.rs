@@ -1,6 +1,6 @@
 use farsight_net::{ErrorKind, FetchOptions, Fetcher, PageKind};
 
-use crate::support::{CountingServer, builder};
+use crate::support::{CountingServer, builder, local_hostname};
 
 /// Every notation of a non-public address is refused before any connection:
 /// the server counts the connections it accepts, and sees none.
@@ -80,14 +80,7 @@ async fn allow_private_networks_lets_local_addresses_through() {
 /// the connection go to the checked address.
 #[tokio::test]
 async fn a_name_resolving_to_a_local_address_is_refused_by_the_resolver() {
-    let hostname = std::fs::read_to_string("/proc/sys/kernel/hostname")
-        .unwrap_or_default()
-        .trim()
-        .to_ascii_lowercase();
-    let resolved: Vec<_> = match tokio::net::lookup_host((hostname.as_str(), 0)).await {
-        Ok(a) => a.collect(),
-        Err(_) => Vec::new(),
-    };
+    let (hostname, resolved) = local_hostname().await;
     if hostname.is_empty()
         || hostname == "localhost"
         || !resolved

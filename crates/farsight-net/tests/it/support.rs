@@ -94,3 +94,32 @@ impl Hits {
         self.0.load(Ordering::SeqCst)
     }
 }
+
+/// A page at `/page` that counts how often it is downloaded, and its URL.
+pub async fn counted_site() -> (String, Hits) {
+    let hits = Hits::default();
+    let h = hits.clone();
+    let app = Router::new().route(
+        "/page",
+        axum::routing::get(move || {
+            h.bump();
+            async { axum::response::Html("<html><body><p>cached content</p></body></html>") }
+        }),
+    );
+    let addr = serve(app).await;
+    (format!("http://127.0.0.1:{}/page", addr.port()), hits)
+}
+
+/// This machine's host name (lower-cased) and the addresses it resolves to,
+/// for tests of names that DNS (not a literal) maps to loopback.
+pub async fn local_hostname() -> (String, Vec<SocketAddr>) {
+    let hostname = std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .unwrap_or_default()
+        .trim()
+        .to_ascii_lowercase();
+    let resolved = match tokio::net::lookup_host((hostname.as_str(), 0)).await {
+        Ok(a) => a.collect(),
+        Err(_) => Vec::new(),
+    };
+    (hostname, resolved)
+}
