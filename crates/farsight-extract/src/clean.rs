@@ -4,16 +4,23 @@ use dom_query::{Document, NodeData, NodeRef};
 
 /// Removes hidden and non-content elements from the whole document:
 /// `hidden`, `aria-hidden="true"`, inline `display:none` /
-/// `visibility:hidden`, `<template>`, `<noscript>`, scripts, styles, frames
+/// `visibility:hidden`, `<template>`, `<noscript>` (unless it holds the
+/// page: see [`noscript_holds_page`]), scripts, styles, frames
 /// and form controls (buttons too, but for disclosure toggles that say
 /// something: an FAQ's question). Returns how many elements were removed.
 ///
 /// Class tokens that say "hidden" without hiding anything on a desktop page
 /// are dropped on the way (see [`visible_class`]).
 pub(crate) fn remove_hidden(doc: &Document) -> usize {
+    let noscript_shown = noscript_holds_page(doc);
     let mut doomed: Vec<NodeRef<'_>> = Vec::new();
     let mut reclassed: Vec<(NodeRef<'_>, String)> = Vec::new();
+    let mut shown: Vec<NodeRef<'_>> = Vec::new();
     for n in doc.root().descendants_it() {
+        if noscript_shown && n.node_name().as_deref() == Some("noscript") {
+            shown.push(n);
+            continue;
+        }
         // Comments carry no content and confuse text density.
         if n.is_comment() || (n.is_element() && is_hidden(&n)) {
             doomed.push(n);
@@ -35,7 +42,56 @@ pub(crate) fn remove_hidden(doc: &Document) -> usize {
     for (n, class) in reclassed {
         n.set_attr("class", &class);
     }
+    // A shown `<noscript>` becomes a plain block: every later stage (and
+    // Readability, which drops `<noscript>`) reads it as page content.
+    for n in shown {
+        n.rename("div");
+    }
     count
+}
+
+/// The least text, in non-space characters, that makes a `<noscript>`
+/// the page rather than a "please enable JavaScript" line.
+const NOSCRIPT_PAGE: usize = 400;
+
+/// Whether the page keeps its content inside `<noscript>`, for browsers
+/// without scripts, and shows scripts' work (a splash screen, an empty app
+/// root) otherwise: Discourse's crawler view, server-rendered fallbacks of
+/// single-page apps. So when the text inside `<noscript>` elements is
+/// substantial and more than twice the page's other text: the scripts
+/// would have built that text, which we cannot run. One walk.
+fn noscript_holds_page(doc: &Document) -> bool {
+    let Some(body) = doc.body() else {
+        return false;
+    };
+    let (mut inside, mut outside) = (0usize, 0usize);
+    let mut stack = vec![(body, false)];
+    while let Some((n, in_noscript)) = stack.pop() {
+        if n.is_text() {
+            let chars = n.query_or(0, |node| match &node.data {
+                NodeData::Text { contents } => {
+                    contents.chars().filter(|c| !c.is_whitespace()).count()
+                }
+                _ => 0,
+            });
+            if in_noscript {
+                inside += chars;
+            } else {
+                outside += chars;
+            }
+            continue;
+        }
+        let Some(name) = n.node_name() else {
+            continue;
+        };
+        // Script and style bodies are not text anyone reads.
+        if matches!(&*name, "script" | "style" | "template") {
+            continue;
+        }
+        let in_noscript = in_noscript || &*name == "noscript";
+        stack.extend(n.children_it(false).map(|c| (c, in_noscript)));
+    }
+    inside >= NOSCRIPT_PAGE && inside > outside * 2
 }
 
 fn is_heading(n: &NodeRef<'_>) -> bool {

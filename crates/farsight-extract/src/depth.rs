@@ -219,7 +219,7 @@ impl<'a> Sim<'a> {
                         && self.copied <= lt
                         && matches!(
                             opened,
-                            Opened::Raw(Raw::Script | Raw::Style | Raw::Noscript)
+                            Opened::Raw(Raw::Script | Raw::Style)
                         )
                         && matches!(opened, Opened::Raw(k) if elidable(k, &bytes[lt..close]));
                     // Unless the tag itself was dropped.
@@ -372,7 +372,6 @@ impl<'a> Sim<'a> {
             // Nothing renders SVG; its paths are many elements and long
             // attributes. The empty element stays (a media marker).
             None if n == "svg" && self.elide && !self_closing => Opened::Raw(Raw::Svg),
-            None if n == "noscript" && self.elide && !self_closing => Opened::Raw(Raw::Noscript),
             None if n == "plaintext" => Opened::Plaintext,
             None => Opened::Other,
         };
@@ -774,9 +773,6 @@ enum Raw {
     Noframes,
     /// Not raw text: an SVG image whose body is dropped whole.
     Svg,
-    /// Not raw text either (the parser runs without scripting), but what
-    /// only script-less browsers show: removed as hidden after parsing.
-    Noscript,
 }
 
 impl Raw {
@@ -791,7 +787,6 @@ impl Raw {
             Raw::Noembed => b"noembed",
             Raw::Noframes => b"noframes",
             Raw::Svg => b"svg",
-            Raw::Noscript => b"noscript",
         }
     }
 }
@@ -814,7 +809,7 @@ fn raw_text(name: &str) -> Option<Raw> {
 /// a style sheet, an SVG image. `tag` is its start tag.
 fn elidable(kind: Raw, tag: &[u8]) -> bool {
     match kind {
-        Raw::Style | Raw::Svg | Raw::Noscript => true,
+        Raw::Style | Raw::Svg => true,
         Raw::Script => !tag.windows(7).any(|w| w.eq_ignore_ascii_case(b"ld+json")),
         _ => false,
     }
@@ -1362,14 +1357,16 @@ mod tests {
     }
 
     #[test]
-    fn prepare_drops_links_but_the_canonical_and_noscript() {
+    fn prepare_drops_links_but_the_canonical_and_keeps_noscript() {
+        // `<noscript>` stays: some sites serve their whole content there
+        // (clean.rs decides whether it is shown).
         let html = "<head><link rel=stylesheet href=a.css><LINK REL=\"Canonical\" href=/c>\
                     <link rel=icon href=i.png /></head><body><noscript><img src=x>\
                     <div>y</div></noscript><p>z</p></body>";
         assert_eq!(
             prepare(html, MAX_DEPTH, false),
             "<head><LINK REL=\"Canonical\" href=/c></head>\
-             <body><p>z</p></body>"
+             <body><noscript><img src=x><div>y</div></noscript><p>z</p></body>"
         );
         // Depth capping alone keeps them: it changes nothing but depth.
         assert_eq!(cap_depth(html, MAX_DEPTH), html);

@@ -7,6 +7,7 @@ mod hostile_text;
 mod output_bounds;
 mod properties;
 mod snapshots;
+mod whole_web;
 
 use farsight_extract::{Document, ExtractOptions, Format, extract};
 

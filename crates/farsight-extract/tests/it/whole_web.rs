@@ -1,0 +1,39 @@
+//! Markup conventions of the web beyond articles (issue 12): each test is
+//! a hand-written page in the shape many sites share.
+
+use farsight_extract::{ExtractOptions, Format, extract};
+
+use crate::page;
+
+fn text_of(html: &str, url: &str) -> String {
+    extract(html, &ExtractOptions::new(Format::Text).base_url(url)).content
+}
+
+/// Discourse and server-rendered fallbacks of single-page apps put the
+/// whole page inside `<noscript>` and show a splash screen to browsers with
+/// scripts: the `<noscript>` is the page.
+#[test]
+fn a_page_served_inside_noscript_is_read_from_there() {
+    let html = page("noscript-thread.html");
+    let text = text_of(&html, "https://forum.example/t/tent-pegs-for-sandy-ground/4411");
+    for said in ["standard pegs pull straight out", "Sand anchors", "Rock solid"] {
+        assert!(text.contains(said), "{said:?} missing from {text}");
+    }
+    assert!(!text.contains("Powered by"), "{text}");
+}
+
+/// A `<noscript>` beside a page that has its own text is what browsers
+/// without scripts see instead of a widget: never content.
+#[test]
+fn a_noscript_beside_real_text_stays_hidden() {
+    let prose = "A paragraph of the article itself, long enough to be the content. ".repeat(12);
+    let html = format!(
+        "<html><body><article><h1>Title</h1><p>{prose}</p>\
+         <noscript><p>Please enable JavaScript to view the comments, which need it \
+         to load from our comment provider, and to see the video player above.</p></noscript>\
+         </article></body></html>"
+    );
+    let text = text_of(&html, "https://example.com/a");
+    assert!(text.contains("article itself"), "{text}");
+    assert!(!text.contains("enable JavaScript"), "{text}");
+}
