@@ -21,8 +21,8 @@ pub(crate) struct Stats {
 /// The commas that mark clauses, in Latin and CJK text.
 const COMMAS: [char; 3] = [',', '，', '、'];
 
-/// Chooses the content roots of `doc`, removing furniture inside them.
-pub(crate) fn extract(doc: &Document) -> Option<Vec<NodeId>> {
+/// Chooses the content roots of `doc` (cleaning them is `passes.rs`'s).
+pub(crate) fn choose(doc: &Document) -> Option<Vec<NodeId>> {
     let body = doc.body()?;
     let order: Vec<NodeRef<'_>> = std::iter::once(body).chain(body.descendants_it()).collect();
     let stats = subtree_stats(&order);
@@ -116,23 +116,31 @@ pub(crate) fn extract(doc: &Document) -> Option<Vec<NodeId>> {
             roots.push(s.id);
         }
     }
-
-    prune(doc, &roots, &stats);
     Some(roots)
 }
 
 /// Removes furniture and link lists below `roots`.
 pub(crate) fn prune_roots(doc: &Document, roots: &[NodeId]) {
+    for id in link_lists(doc, roots) {
+        if let Some(n) = doc.tree.get(&id) {
+            n.remove_from_parent();
+        }
+    }
+}
+
+/// The furniture and link lists below `roots` (nested ones too), without
+/// changing the page.
+pub(crate) fn link_lists(doc: &Document, roots: &[NodeId]) -> Vec<NodeId> {
     let mut order: Vec<NodeRef<'_>> = Vec::new();
     for r in roots.iter().filter_map(|r| doc.tree.get(r)) {
         order.push(r);
         order.extend(r.descendants_it());
     }
     let stats = subtree_stats(&order);
-    prune(doc, roots, &stats);
+    doomed(doc, roots, &stats)
 }
 
-fn prune(doc: &Document, roots: &[NodeId], stats: &FastMap<NodeId, Stats>) {
+fn doomed(doc: &Document, roots: &[NodeId], stats: &FastMap<NodeId, Stats>) -> Vec<NodeId> {
     let st = |id: &NodeId| stats.get(id).copied().unwrap_or_default();
     let mut doomed = Vec::new();
     for root in roots {
@@ -163,11 +171,7 @@ fn prune(doc: &Document, roots: &[NodeId], stats: &FastMap<NodeId, Stats>) {
             }
         }
     }
-    for id in doomed {
-        if let Some(n) = doc.tree.get(&id) {
-            n.remove_from_parent();
-        }
-    }
+    doomed
 }
 
 /// Characters of text and of link text below each element, in one pass.

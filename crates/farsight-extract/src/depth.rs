@@ -217,10 +217,7 @@ impl<'a> Sim<'a> {
                     // parsing anyway, they are a twentieth of the elements.
                     let whole = self.elide
                         && self.copied <= lt
-                        && matches!(
-                            opened,
-                            Opened::Raw(Raw::Script | Raw::Style)
-                        )
+                        && matches!(opened, Opened::Raw(Raw::Script | Raw::Style))
                         && matches!(opened, Opened::Raw(k) if elidable(k, &bytes[lt..close]));
                     // Unless the tag itself was dropped.
                     if self.copied <= lt && !whole {

@@ -1,15 +1,16 @@
-//! Main-content extraction: parse once, read the metadata, remove what is
-//! hidden, choose the content, render it.
+//! Main-content extraction, in five stages over one parsed page: parse
+//! (with the metadata read and what is hidden removed), classify
+//! (`kind.rs`), choose the content roots (`content.rs`), clean them with
+//! one ordered list of passes (`passes.rs`), render.
 
 use dom_query::NodeRef;
 
-use crate::content::{self, MainContent, PageKind};
 use crate::deadline::Deadline;
 use crate::render::{self, RenderOptions};
-use crate::url_util::{self, Resolver};
+use crate::url_util::Resolver;
 use crate::{
-    Document, ExtractOptions, Format, boilerplate, clean, depth, links, metadata, paywall,
-    sanitize, threads, trailing,
+    Document, ExtractOptions, Format, boilerplate, clean, content, depth, kind, links, metadata,
+    passes, paywall, sanitize,
 };
 
 /// Extracts the main content (or the selector's matches) of `html`.
@@ -61,17 +62,7 @@ fn extract_within(html: &str, options: &ExtractOptions, deadline: &Deadline) -> 
         }
     }
 
-    let by_url = options
-        .base_url
-        .as_deref()
-        .is_some_and(url_util::looks_like_thread);
-    let kind = PageKind {
-        article: facts.is_article,
-        product: facts.is_product,
-        discussion: facts.is_discussion
-            || by_url
-            || (!facts.is_article && !facts.is_product && threads::looks_like_thread(&dom)),
-    };
+    let kind = kind::classify(&dom, &facts, options.base_url.as_deref());
     // Out of time before choosing the content: the body as it is, for as
     // long as the fallback grace allows.
     if deadline.expired() {
@@ -81,10 +72,13 @@ fn extract_within(html: &str, options: &ExtractOptions, deadline: &Deadline) -> 
         finish(&mut out, &body, options, &resolver, deadline);
         return out;
     }
-    let MainContent { doc, roots } =
-        content::main_content(dom, html, options.engine, kind, deadline);
-    trailing::strip_headings(&doc, &roots);
-    let nodes: Vec<NodeRef<'_>> = roots.iter().filter_map(|id| doc.tree.get(id)).collect();
+    let choice = content::choose(&dom, options.engine, kind, deadline);
+    passes::clean(&dom, &choice, kind);
+    let nodes: Vec<NodeRef<'_>> = choice
+        .roots
+        .iter()
+        .filter_map(|id| dom.tree.get(id))
+        .collect();
     // Chosen just as time ran out: rendered within the fallback grace.
     let _grace = deadline.expired().then(|| deadline.grant_fallback());
     finish(&mut out, &nodes, options, &resolver, deadline);

@@ -11,7 +11,7 @@ use crate::fasthash::FastMap;
 
 use dom_query::{Document, NodeData, NodeId, NodeRef};
 
-use crate::content::PageKind;
+use crate::kind::PageKind;
 
 /// Class/id fragments of captions, credits and media boxes.
 const CAPTION: [&str; 4] = ["caption", "credit", "slidecount", "gallery"];
@@ -137,6 +137,21 @@ struct Size {
 /// entries show who and when); on a product page review widgets go
 /// whatever their size.
 pub(crate) fn clean(doc: &Document, roots: &[NodeId], kind: PageKind) {
+    let (doomed, strip_text) = plan(doc, roots, kind);
+    for n in strip_text.iter().filter_map(|id| doc.tree.get(id)) {
+        let texts: Vec<NodeRef<'_>> = n.descendants_it().filter(|d| d.is_text()).collect();
+        for t in texts {
+            t.remove_from_parent();
+        }
+    }
+    for n in doomed.iter().filter_map(|id| doc.tree.get(id)) {
+        n.remove_from_parent();
+    }
+}
+
+/// What [`clean`] removes, without changing the page: the elements that
+/// go, and the elements whose text goes (a figure's, its media stay).
+pub(crate) fn plan(doc: &Document, roots: &[NodeId], kind: PageKind) -> (Vec<NodeId>, Vec<NodeId>) {
     let mut order: Vec<NodeRef<'_>> = Vec::new();
     for r in roots.iter().filter_map(|r| doc.tree.get(r)) {
         order.push(r);
@@ -239,15 +254,10 @@ pub(crate) fn clean(doc: &Document, roots: &[NodeId], kind: PageKind) {
             doomed.push(*n);
         }
     }
-    for n in strip_text {
-        let texts: Vec<NodeRef<'_>> = n.descendants_it().filter(|d| d.is_text()).collect();
-        for t in texts {
-            t.remove_from_parent();
-        }
-    }
-    for n in doomed {
-        n.remove_from_parent();
-    }
+    (
+        doomed.iter().map(|n| n.id).collect(),
+        strip_text.iter().map(|n| n.id).collect(),
+    )
 }
 
 /// A short block that is a copyright line ("© 2024 Example Inc. All rights

@@ -8,7 +8,7 @@
 
 use dom_query::{Document, NodeId, NodeRef};
 
-use crate::content::PageKind;
+use crate::kind::PageKind;
 use crate::{boilerplate, density};
 
 /// Class/id words of furniture that sits inside `<main>` on such pages, on
@@ -64,25 +64,29 @@ pub(crate) fn find(doc: &Document) -> Option<NodeId> {
 /// Removes furniture below `root`; an element holding over half of the
 /// region's text is never furniture (a `content-with-sidebar` wrapper).
 pub(crate) fn prune(doc: &Document, root: NodeId, kind: PageKind) {
+    for id in furniture(doc, root, kind) {
+        if let Some(n) = doc.tree.get(&id) {
+            n.remove_from_parent();
+        }
+    }
+}
+
+/// The furniture below `root`, in page order (nested ones too).
+pub(crate) fn furniture(doc: &Document, root: NodeId, kind: PageKind) -> Vec<NodeId> {
     let Some(r) = doc.tree.get(&root) else {
-        return;
+        return Vec::new();
     };
     let order: Vec<NodeRef<'_>> = std::iter::once(r).chain(r.descendants_it()).collect();
     let stats = density::subtree_stats(&order);
     let text = |id: &NodeId| stats.get(id).map_or(0, |s| s.text);
     let most = text(&root) / 2;
-    let doomed: Vec<NodeId> = order
+    order
         .iter()
         .skip(1)
         .filter(|n| n.is_element() && text(&n.id) <= most)
         .filter(|n| is_furniture(n, kind))
         .map(|n| n.id)
-        .collect();
-    for id in doomed {
-        if let Some(n) = doc.tree.get(&id) {
-            n.remove_from_parent();
-        }
-    }
+        .collect()
 }
 
 fn is_furniture(n: &NodeRef<'_>, kind: PageKind) -> bool {

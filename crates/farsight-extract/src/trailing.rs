@@ -18,15 +18,29 @@ const MIN_BEFORE: usize = 400;
 /// Short trailing blocks (ads, empty wrappers) do not end the run.
 const TINY: usize = 20;
 
-/// Removes a trailing run of teasers from each of `roots`.
+/// Removes a trailing run of teasers from each of `roots`. The roots are
+/// one content: the text of earlier roots counts as coming before a run in
+/// a later one (a "You may also like" block that Readability kept beside
+/// the article).
 pub(crate) fn strip(doc: &Document, roots: &[NodeId]) {
-    for root in roots.iter().filter_map(|r| doc.tree.get(r)) {
-        if let Some(run) = find_run(&root) {
-            for n in run {
-                n.remove_from_parent();
-            }
+    for id in teasers(doc, roots) {
+        if let Some(n) = doc.tree.get(&id) {
+            n.remove_from_parent();
         }
     }
+}
+
+/// The teasers [`strip`] removes, without changing the page.
+pub(crate) fn teasers(doc: &Document, roots: &[NodeId]) -> Vec<NodeId> {
+    let mut out = Vec::new();
+    let mut before = 0;
+    for root in roots.iter().filter_map(|r| doc.tree.get(r)) {
+        let run = find_run(&root, before).unwrap_or_default();
+        let in_run: usize = run.iter().map(chars).sum();
+        out.extend(run.iter().map(|n| n.id));
+        before += chars(&root).saturating_sub(in_run);
+    }
+    out
 }
 
 /// Removes headings that end the content with nothing under them ("You may
@@ -71,10 +85,10 @@ fn last_text<'a>(root: &NodeRef<'a>) -> Option<NodeRef<'a>> {
     None
 }
 
-fn find_run<'a>(root: &NodeRef<'a>) -> Option<Vec<NodeRef<'a>>> {
+fn find_run<'a>(root: &NodeRef<'a>, before: usize) -> Option<Vec<NodeRef<'a>>> {
     // The run sits at the end of the content: descend through the last
     // substantial element child until a run of alike blocks ends a parent.
-    let total = chars(root);
+    let total = before + chars(root);
     let mut parent = *root;
     loop {
         let kids: Vec<NodeRef<'a>> = parent

@@ -15,8 +15,15 @@ fn text_of(html: &str, url: &str) -> String {
 #[test]
 fn a_page_served_inside_noscript_is_read_from_there() {
     let html = page("noscript-thread.html");
-    let text = text_of(&html, "https://forum.example/t/tent-pegs-for-sandy-ground/4411");
-    for said in ["standard pegs pull straight out", "Sand anchors", "Rock solid"] {
+    let text = text_of(
+        &html,
+        "https://forum.example/t/tent-pegs-for-sandy-ground/4411",
+    );
+    for said in [
+        "standard pegs pull straight out",
+        "Sand anchors",
+        "Rock solid",
+    ] {
         assert!(text.contains(said), "{said:?} missing from {text}");
     }
     assert!(!text.contains("Powered by"), "{text}");

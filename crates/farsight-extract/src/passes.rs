@@ -1,0 +1,102 @@
+//! The fourth stage: cleaning the chosen roots with one ordered list of
+//! passes, each switched on or off by the kind of page and by how the roots
+//! were chosen. Every pass reads and edits the one parsed page.
+//!
+//! 0. Readability's cleaning — on an article, what dom_smoothie's own
+//!    cleaning (made for articles) dropped inside the blocks it chose;
+//! 1. furniture — navigation, sidebars, cookie notices, filters, ratings
+//!    (`region.rs`): never a block holding most of a root's text;
+//! 2. link lists — blocks that are mostly links (`density.rs`): not on a
+//!    region or a whole body, whose entries are often nothing but links
+//!    (a listing's titles);
+//! 3. inner furniture — captions' credits, bylines, author boxes, ads,
+//!    user panels, review widgets (`inner.rs`);
+//! 4. teasers — a trailing run of related-post cards (`trailing.rs`): only
+//!    after a block chosen for its prose;
+//! 5. empty headings — headings that end the content with nothing under
+//!    them (`trailing.rs`).
+
+use std::collections::HashSet;
+
+use dom_query::{Document, NodeId};
+
+use crate::content::Choice;
+use crate::kind::PageKind;
+use crate::{density, inner, region, trailing};
+
+/// How the roots were chosen, which decides the passes they need.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Chosen {
+    /// The blocks a scoring engine kept for their prose.
+    Blocks,
+    /// A row of alike cards (a listing's entries).
+    Row,
+    /// The page's main region (`<main>`), or a thread's body.
+    Region,
+    /// The whole body: nothing better was found.
+    Body,
+}
+
+/// The characters of text below `roots` that the passes would leave, as
+/// far as whole elements go, without changing the page: blocks
+/// and a region are compared as they would be rendered, before either is
+/// cleaned (a listing's blocks are mostly link lists, which leave little).
+pub(crate) fn kept_text(doc: &Document, roots: &[NodeId], kind: PageKind, chosen: Chosen) -> usize {
+    let mut doomed: HashSet<NodeId> = roots
+        .iter()
+        .flat_map(|r| region::furniture(doc, *r, kind))
+        .collect();
+    if link_lists_go(chosen) {
+        doomed.extend(density::link_lists(doc, roots));
+    }
+    if chosen != Chosen::Body {
+        doomed.extend(inner::plan(doc, roots, kind).0);
+    }
+    if chosen == Chosen::Blocks {
+        doomed.extend(trailing::teasers(doc, roots));
+    }
+    let mut kept = 0;
+    for root in roots.iter().filter_map(|r| doc.tree.get(r)) {
+        kept += root.normalized_char_count();
+        // Outermost removals only: a removed block takes its insides along.
+        let mut gone: HashSet<NodeId> = HashSet::new();
+        for n in root.descendants_it() {
+            if n.parent().is_some_and(|p| gone.contains(&p.id)) {
+                gone.insert(n.id);
+            } else if doomed.contains(&n.id) {
+                gone.insert(n.id);
+                kept = kept.saturating_sub(n.normalized_char_count());
+            }
+        }
+    }
+    kept
+}
+
+fn link_lists_go(chosen: Chosen) -> bool {
+    matches!(chosen, Chosen::Blocks | Chosen::Row)
+}
+
+/// Runs the passes over the chosen roots, in order.
+pub(crate) fn clean(doc: &Document, choice: &Choice, kind: PageKind) {
+    let (roots, chosen) = (&choice.roots[..], choice.chosen);
+    if kind.article && !kind.discussion {
+        for id in &choice.dropped {
+            if let Some(n) = doc.tree.get(id) {
+                n.remove_from_parent();
+            }
+        }
+    }
+    for root in roots {
+        region::prune(doc, *root, kind);
+    }
+    if link_lists_go(chosen) {
+        density::prune_roots(doc, roots);
+    }
+    if chosen != Chosen::Body {
+        inner::clean(doc, roots, kind);
+    }
+    if chosen == Chosen::Blocks {
+        trailing::strip(doc, roots);
+    }
+    trailing::strip_headings(doc, roots);
+}

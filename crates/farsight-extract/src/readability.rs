@@ -1,0 +1,196 @@
+//! Readability's choice of the content, as elements of the page.
+//!
+//! dom_smoothie (a port of Mozilla's Readability) scores the page and
+//! moves the blocks it keeps into a wrapper of its own, cleaning them with
+//! rules made for news articles. We want its choice, not its cleaning
+//! (ours runs on every kind of page, see `passes.rs`): it runs on a copy of
+//! the page whose elements carry their node id in the page as an attribute,
+//! which dom_smoothie copies when it rebuilds an element under another tag
+//! (the copy's own ids are no guide: it recycles the slots of removed
+//! nodes for the elements it makes).
+
+use std::collections::HashSet;
+use std::fmt::Write;
+
+use dom_query::{Document, NodeId, NodeRef};
+
+/// Readability's verdict on the page: the blocks it keeps, as elements of
+/// the page, outermost only, in page order, and the elements inside them
+/// that its cleaning dropped (outermost only; none that hold something it
+/// kept).
+pub(crate) struct Verdict {
+    pub roots: Vec<NodeId>,
+    pub dropped: Vec<NodeId>,
+}
+
+/// Readability's [`Verdict`] on `doc`; `None` when it finds nothing.
+///
+/// Its `parse` copies the document before each of up to four attempts
+/// (strict, then ever looser) and keeps the first with enough text; most
+/// pages succeed at the first, so that one runs alone on one copy, and the
+/// full sequence only when it falls short.
+pub(crate) fn pick(doc: &Document) -> Option<Verdict> {
+    let cfg = || dom_smoothie::Config {
+        // The text is rendered by us; skip dom_smoothie's own rendering work.
+        text_mode: dom_smoothie::TextMode::Raw,
+        // Its class-based cleaning is not used, but its scoring reads them.
+        keep_classes: true,
+        // Metadata is read by us (metadata.rs); its JSON-LD pass is wasted.
+        disable_json_ld: true,
+        ..Default::default()
+    };
+    let threshold = cfg().char_threshold;
+    let (copy, ids) = marked_copy(doc);
+    let mut r = dom_smoothie::Readability::with_document(copy, None, Some(cfg())).ok()?;
+    let strict = r
+        .parse_with_policy(dom_smoothie::ParsePolicy::Strict)
+        .ok()
+        .filter(|_| wrapper(&r.doc).is_some_and(|n| n.normalized_char_count() >= threshold));
+    let article = match strict {
+        Some(article) => article,
+        None => {
+            let (copy, _) = marked_copy(doc);
+            r = dom_smoothie::Readability::with_document(copy, None, Some(cfg())).ok()?;
+            r.parse().ok()?
+        }
+    };
+    if article.text_content.trim().is_empty() {
+        return None;
+    }
+    let wrapper = wrapper(&r.doc)?;
+    let roots = in_page(doc, &ids, &picks(&wrapper))?;
+    let kept: HashSet<NodeId> = wrapper
+        .descendants_it()
+        .filter_map(|n| original(&n, &ids).or_else(|| same_text(doc, &n)))
+        .collect();
+    let dropped = dropped(doc, &roots, &kept);
+    Some(Verdict { roots, dropped })
+}
+
+/// The element of the page an element of the copy stands for.
+fn original(n: &NodeRef<'_>, ids: &[NodeId]) -> Option<NodeId> {
+    n.attr(MARK)
+        .and_then(|m| m.parse::<usize>().ok())
+        .and_then(|i| ids.get(i).copied())
+}
+
+/// A text node of the copy as the page's text node of the same id: text
+/// dom_smoothie moved into an element of its own (a `div` of phrasing
+/// content rebuilt as a `p`, without the mark) keeps its id. The text is
+/// compared too: a node it made may sit in a recycled slot.
+fn same_text(doc: &Document, n: &NodeRef<'_>) -> Option<NodeId> {
+    if !n.is_text() {
+        return None;
+    }
+    let page = doc.tree.get(&n.id).filter(|p| p.is_text())?;
+    (page.text() == n.text()).then_some(n.id)
+}
+
+/// The outermost elements below `roots` that are not `kept` and hold
+/// nothing kept, in one walk (children before parents).
+fn dropped(doc: &Document, roots: &[NodeId], kept: &HashSet<NodeId>) -> Vec<NodeId> {
+    let mut out = Vec::new();
+    for root in roots.iter().filter_map(|r| doc.tree.get(r)) {
+        let order: Vec<NodeRef<'_>> = root
+            .descendants_it()
+            .filter(|n| n.is_element() || n.is_text())
+            .collect();
+        let mut holds_kept: HashSet<NodeId> = HashSet::new();
+        for n in order.iter().rev() {
+            if (kept.contains(&n.id) || holds_kept.contains(&n.id))
+                && let Some(p) = n.parent()
+            {
+                holds_kept.insert(p.id);
+            }
+        }
+        let gone = |id: &NodeId| !kept.contains(id) && !holds_kept.contains(id);
+        out.extend(
+            order
+                .iter()
+                .filter(|n| n.is_element() && gone(&n.id))
+                .filter(|n| n.parent().is_none_or(|p| p.id == root.id || !gone(&p.id)))
+                .map(|n| n.id),
+        );
+    }
+    out
+}
+
+/// The element dom_smoothie puts the content in.
+fn wrapper(doc: &Document) -> Option<NodeRef<'_>> {
+    doc.select("#readability-page-1").nodes().first().copied()
+}
+
+/// The blocks inside dom_smoothie's wrapper (it nests wrappers of its own).
+fn picks<'a>(wrapper: &NodeRef<'a>) -> Vec<NodeRef<'a>> {
+    let mut top = *wrapper;
+    loop {
+        let kids: Vec<_> = top.children_it(false).filter(|c| c.is_element()).collect();
+        match kids.as_slice() {
+            [only]
+                if only
+                    .attr("id")
+                    .is_some_and(|i| i.starts_with("readability")) =>
+            {
+                top = *only
+            }
+            _ => return kids,
+        }
+    }
+}
+
+/// The attribute that names an element of the copy by its id in the page.
+const MARK: &str = "data-farsight-id";
+
+/// A copy of `doc` whose elements carry [`MARK`]: an index into the
+/// returned ids, which are the page's (a fresh copy has the page's ids).
+fn marked_copy(doc: &Document) -> (Document, Vec<NodeId>) {
+    let copy = doc.clone();
+    let elements: Vec<NodeRef<'_>> = copy
+        .root()
+        .descendants_it()
+        .filter(|n| n.is_element())
+        .collect();
+    let mut mark = String::new();
+    for (i, n) in elements.iter().enumerate() {
+        mark.clear();
+        // Writing to a String cannot fail.
+        let _ = write!(mark, "{i}");
+        n.set_attr(MARK, &mark);
+    }
+    let ids = elements.iter().map(|n| n.id).collect();
+    drop(elements);
+    (copy, ids)
+}
+
+/// `picked` (elements of Readability's copy) as elements of `doc`, by
+/// their [`MARK`], without any pick inside another, in page order. A
+/// wrapper dom_smoothie made (no mark) stands for its children.
+fn in_page(doc: &Document, ids: &[NodeId], picked: &[NodeRef<'_>]) -> Option<Vec<NodeId>> {
+    let mut roots = Vec::with_capacity(picked.len());
+    let mut stack: Vec<NodeRef<'_>> = picked.iter().rev().copied().collect();
+    while let Some(p) = stack.pop() {
+        let original =
+            original(&p, ids).filter(|id| doc.tree.get(id).is_some_and(|n| n.is_element()));
+        match original {
+            Some(id) => roots.push(id),
+            None => {
+                let kids: Vec<NodeRef<'_>> =
+                    p.children_it(false).filter(|c| c.is_element()).collect();
+                stack.extend(kids.into_iter().rev());
+            }
+        }
+    }
+    if roots.is_empty() {
+        return None;
+    }
+    // Siblings in Readability's result need not be siblings on the page: a
+    // block inside another would be rendered twice. A set: a page of many
+    // small picks (a long bare list) made this quadratic (issue 11).
+    let all: HashSet<NodeId> = roots.iter().copied().collect();
+    roots.retain(|id| {
+        doc.tree
+            .get(id)
+            .is_some_and(|n| !n.ancestors_it(None).any(|a| all.contains(&a.id)))
+    });
+    Some(roots)
+}
