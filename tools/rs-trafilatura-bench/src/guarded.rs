@@ -54,3 +54,43 @@ fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
         "non-text panic payload".to_string()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_article_comes_back_as_text() {
+        let body = "The committee met on Tuesday to discuss the river crossing. ".repeat(12);
+        let html = format!(
+            "<html><body><nav><a href='/'>Home</a></nav><article><h1>Bridge</h1><p>{body}</p></article><footer>Copyright</footer></body></html>"
+        );
+        let (outcome, ms) =
+            extract_timed(&html, &options_for(Some("https://example.org/a".into())));
+        match outcome {
+            Outcome::Text(t) => assert!(t.contains("river crossing"), "got {t:?}"),
+            Outcome::Failure(why) => panic!("unexpected failure: {why}"),
+        }
+    }
+
+    #[test]
+    fn panic_payloads_of_both_text_kinds_are_read() {
+        let s: Box<dyn std::any::Any + Send> = Box::new("static text");
+        assert_eq!(panic_message(&*s), "static text");
+        let owned: Box<dyn std::any::Any + Send> = Box::new(String::from("owned text"));
+        assert_eq!(panic_message(&*owned), "owned text");
+        let other: Box<dyn std::any::Any + Send> = Box::new(7_u8);
+        assert_eq!(panic_message(&*other), "non-text panic payload");
+    }
+
+    #[test]
+    fn options_carry_the_page_url_and_keep_the_defaults() {
+        let o = options_for(Some("https://example.org/".into()));
+        assert_eq!(o.url.as_deref(), Some("https://example.org/"));
+        let d = Options::default();
+        assert_eq!(
+            (o.include_tables, o.favor_precision, o.favor_recall),
+            (d.include_tables, d.favor_precision, d.favor_recall)
+        );
+    }
+}

@@ -75,6 +75,9 @@ mod tests {
     #[test]
     fn no_pages_gives_zeros() {
         let s = summarise(&[]);
-        assert_eq!((s.median_ms, s.p90_ms, s.max_ms, s.pages_per_s), (0.0, 0.0, 0.0, 0.0));
+        assert_eq!(
+            (s.median_ms, s.p90_ms, s.max_ms, s.pages_per_s),
+            (0.0, 0.0, 0.0, 0.0)
+        );
     }
 }
