@@ -65,7 +65,7 @@ mod tests {
         let html = format!(
             "<html><body><nav><a href='/'>Home</a></nav><article><h1>Bridge</h1><p>{body}</p></article><footer>Copyright</footer></body></html>"
         );
-        let (outcome, ms) =
+        let (outcome, _ms) =
             extract_timed(&html, &options_for(Some("https://example.org/a".into())));
         match outcome {
             Outcome::Text(t) => assert!(t.contains("river crossing"), "got {t:?}"),
