@@ -107,7 +107,7 @@ fn gate(name: &str) {
     let problems = verdict(&scores, &floors);
     assert!(
         problems.is_empty(),
-        "corpus {name}: {}\n(see crates/farsight-bench/README.md; \
+        "corpus {name} fails the gate:\n{}\n(see crates/farsight-bench/README.md; \
          `cargo test -p farsight-bench --test gate -- --nocapture` prints every kind)",
         problems.join("\n")
     );
