@@ -33,7 +33,8 @@ mod scaling;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use farsight_bench::{corpus, score};
+use farsight_bench::corpus;
+use farsight_bench::score::{self, mean};
 use farsight_extract::{Engine, Format, extract};
 
 fn main() {
@@ -174,14 +175,6 @@ fn bench(dir: &Path, out: &Path, format: Format, engine: Engine) -> Result<(), S
     );
     println!("peak memory (VmHWM) {:.1} MB", rss as f64 / 1024.0);
     Ok(())
-}
-
-fn mean(v: &[f64]) -> f64 {
-    if v.is_empty() {
-        0.0
-    } else {
-        v.iter().sum::<f64>() / v.len() as f64
-    }
 }
 
 /// F1, precision and recall per kind in both metrics, when the corpus

@@ -129,11 +129,9 @@ fn score_corpus(name: &str) -> Scores {
     scores
 }
 
+/// A kind's figure: WCXB's, the mean of its pages' word F1.
 fn mean(pages: &[(String, f64)]) -> f64 {
-    if pages.is_empty() {
-        return 0.0;
-    }
-    pages.iter().map(|p| p.1).sum::<f64>() / pages.len() as f64
+    score::mean(&pages.iter().map(|p| p.1).collect::<Vec<_>>())
 }
 
 /// One line per problem: a kind below its floor (with its worst pages), a
