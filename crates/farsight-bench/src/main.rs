@@ -29,12 +29,13 @@ mod compare;
 mod growth;
 mod mdtext;
 mod scaling;
-mod score;
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use farsight_extract::{Engine, ExtractOptions, Format, extract};
+use farsight_bench::corpus;
+use farsight_bench::score::{self, mean};
+use farsight_extract::{Engine, Format, extract};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -104,44 +105,21 @@ fn die(msg: &str) -> ! {
     std::process::exit(2);
 }
 
-fn bench(corpus: &Path, out: &Path, format: Format, engine: Engine) -> Result<(), String> {
+fn bench(dir: &Path, out: &Path, format: Format, engine: Engine) -> Result<(), String> {
     std::fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
-    let mut ids: Vec<String> = std::fs::read_dir(corpus)
-        .map_err(|e| format!("{}: {e}", corpus.display()))?
-        .filter_map(|e| e.ok())
-        .filter_map(|e| {
-            let name = e.file_name().to_string_lossy().to_string();
-            name.strip_suffix(".html")
-                .or_else(|| name.strip_suffix(".html.gz"))
-                .map(str::to_string)
-        })
-        .collect();
-    ids.sort();
-    ids.dedup();
+    let ids = corpus::page_ids(dir)?;
     let mut timings = Vec::new();
     let mut pages = Vec::new();
     let mut words = Vec::new();
     let mut tsv = String::new();
     let mut kinds: Vec<Option<String>> = Vec::new();
     for id in &ids {
-        let html = read_page(corpus, id)?;
-        let html = String::from_utf8_lossy(&html);
-        let meta: serde_json::Value = std::fs::read_to_string(corpus.join(format!("{id}.json")))
-            .ok()
-            .and_then(|s| serde_json::from_str(&s).ok())
-            .unwrap_or_default();
-        let url = meta.get("url").and_then(|u| u.as_str());
-        kinds.push(kind_of(&meta));
-        let truth = meta
-            .get("articleBody")
-            .and_then(|b| b.as_str())
-            .unwrap_or("");
-        let mut opts = ExtractOptions::new(format).engine(engine);
-        if let Some(u) = url {
-            opts = opts.base_url(u);
-        }
+        let page = corpus::read(dir, id)?;
+        let opts = page.options(format, engine);
+        let (html, truth) = (page.html.as_str(), page.truth.as_str());
+        kinds.push(page.kind.clone());
         let start = Instant::now();
-        let doc = extract(&html, &opts);
+        let doc = extract(html, &opts);
         let ms = start.elapsed().as_secs_f64() * 1000.0;
         let pred = match format {
             Format::Markdown => mdtext::to_text(&doc.content),
@@ -180,7 +158,7 @@ fn bench(corpus: &Path, out: &Path, format: Format, engine: Engine) -> Result<()
     let slowest = timings.iter().max_by(|a, b| a.0.total_cmp(&b.0));
     println!(
         "corpus {} ({} pages), format {:?}",
-        corpus.display(),
+        dir.display(),
         ids.len(),
         format
     );
@@ -197,38 +175,6 @@ fn bench(corpus: &Path, out: &Path, format: Format, engine: Engine) -> Result<()
     );
     println!("peak memory (VmHWM) {:.1} MB", rss as f64 / 1024.0);
     Ok(())
-}
-
-/// The page's kind, when its JSON names one: `kind`, `page_type`, or
-/// WCXB's `_internal.page_type.primary`.
-fn kind_of(meta: &serde_json::Value) -> Option<String> {
-    let named = |v: &serde_json::Value| v.as_str().map(str::to_string);
-    meta.get("kind")
-        .and_then(named)
-        .or_else(|| meta.get("page_type").and_then(named))
-        .or_else(|| meta.pointer("/_internal/page_type/primary").and_then(named))
-}
-
-/// A page's HTML: `<id>.html`, or `<id>.html.gz` as WCXB ships it.
-fn read_page(corpus: &Path, id: &str) -> Result<Vec<u8>, String> {
-    let plain = corpus.join(format!("{id}.html"));
-    if plain.exists() {
-        return std::fs::read(&plain).map_err(|e| format!("{id}.html: {e}"));
-    }
-    let gz = std::fs::File::open(corpus.join(format!("{id}.html.gz")))
-        .map_err(|e| format!("{id}.html.gz: {e}"))?;
-    let mut html = Vec::new();
-    std::io::Read::read_to_end(&mut flate2::read::GzDecoder::new(gz), &mut html)
-        .map_err(|e| format!("{id}.html.gz: {e}"))?;
-    Ok(html)
-}
-
-fn mean(v: &[f64]) -> f64 {
-    if v.is_empty() {
-        0.0
-    } else {
-        v.iter().sum::<f64>() / v.len() as f64
-    }
 }
 
 /// F1, precision and recall per kind in both metrics, when the corpus

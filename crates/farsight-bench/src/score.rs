@@ -117,6 +117,16 @@ pub fn metrics(pages: &[(f64, f64, f64)]) -> (f64, f64, f64) {
     (f1, p, r)
 }
 
+/// The mean of per-page figures (WCXB's score of a set of pages is the mean
+/// of its pages' word F1); 0 for no pages.
+pub fn mean(v: &[f64]) -> f64 {
+    if v.is_empty() {
+        0.0
+    } else {
+        v.iter().sum::<f64>() / v.len() as f64
+    }
+}
+
 /// WCXB's metric for one page (`wcxb_score.py`): F1 of the bags of
 /// lower-cased `\w+` words. An empty truth scores 1 only against an empty
 /// prediction.
