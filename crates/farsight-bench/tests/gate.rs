@@ -49,7 +49,7 @@ const FLOORS: &[(&str, &str, f64)] = &[
     ("wcxb-sample", "article", 0.81),            // 0.8312, 8 pages
     ("wcxb-sample", "collection", 0.73),         // 0.7510, 8 pages
     ("wcxb-sample", "documentation", 0.79),      // 0.8142, 8 pages
-    ("wcxb-sample", "forum", 0.75),              // 0.7767, 8 pages
+    ("wcxb-sample", "forum", 0.87),              // 0.8983, 8 pages (pages inside <noscript>)
     ("wcxb-sample", "listing", 0.58),            // 0.6012, 8 pages
     ("wcxb-sample", "product", 0.56),            // 0.5851, 8 pages
     ("wcxb-sample", "service", 0.67),            // 0.6921, 8 pages
