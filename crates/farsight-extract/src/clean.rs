@@ -1,12 +1,15 @@
 //! Removing what a browser would not show, before anything reads the page.
 
-use dom_query::{Document, NodeData, NodeRef};
+use dom_query::{Document, NodeData, NodeId, NodeRef};
+
+use crate::consent::Notices;
 
 /// Removes hidden and non-content elements from the whole document:
 /// `hidden`, `aria-hidden="true"`, inline `display:none` /
 /// `visibility:hidden`, `<template>`, `<noscript>`, scripts, styles, frames
 /// and form controls (buttons too, but for disclosure toggles that say
-/// something: an FAQ's question). Returns how many elements were removed.
+/// something: an FAQ's question), and cookie consent notices (see
+/// `consent.rs`). Returns how many outermost elements were removed.
 ///
 /// Class tokens that say "hidden" without hiding anything on a desktop page
 /// are dropped on the way (see [`visible_class`]), and an inline
@@ -16,10 +19,28 @@ pub(crate) fn remove_hidden(doc: &Document) -> usize {
     let mut doomed: Vec<NodeRef<'_>> = Vec::new();
     let mut reclassed: Vec<(NodeRef<'_>, String)> = Vec::new();
     let mut zero_font: Vec<NodeRef<'_>> = Vec::new();
+    let mut notices = Notices::new();
+    // Inside a removed element until the walk reaches this node (`None`:
+    // the end of the page): nothing there needs looking at.
+    let mut skip_until: Option<Option<NodeId>> = None;
     for n in doc.root().descendants_it() {
+        if let Some(end) = skip_until {
+            if end != Some(n.id) {
+                continue;
+            }
+            skip_until = None;
+        }
+        if n.is_text() {
+            // A notice that says what it is, in a block with no name.
+            if let Some(block) = notices.worded_notice(&n) {
+                doomed.push(block);
+            }
+            continue;
+        }
         // Comments carry no content and confuse text density.
-        if n.is_comment() || (n.is_element() && is_hidden(&n)) {
+        if n.is_comment() || (n.is_element() && (is_hidden(&n) || notices.is_named_notice(&n))) {
             doomed.push(n);
+            skip_until = Some(following(&n));
             continue;
         }
         if n.is_element()
@@ -50,6 +71,17 @@ pub(crate) fn remove_hidden(doc: &Document) -> usize {
         n.set_attr("class", &class);
     }
     count
+}
+
+/// The first node after `n` and everything inside it, in document order.
+fn following(n: &NodeRef<'_>) -> Option<NodeId> {
+    let mut at = *n;
+    loop {
+        if let Some(next) = at.next_sibling() {
+            return Some(next.id);
+        }
+        at = at.parent()?;
+    }
 }
 
 fn is_heading(n: &NodeRef<'_>) -> bool {

@@ -19,6 +19,7 @@
 mod boilerplate;
 mod cards;
 mod clean;
+mod consent;
 mod content;
 pub mod date;
 mod deadline;

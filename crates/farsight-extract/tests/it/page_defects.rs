@@ -28,3 +28,25 @@ fn a_font_size_zero_wrapper_does_not_hide_the_page() {
         assert!(!c.contains("Read this week"), "{format:?}: {c}");
     }
 }
+
+// A short post beside a cookie notice as long as itself: the notice was
+// returned as the page's content. Once by its words and its choice ("Got
+// it"), once by its class.
+#[test]
+fn a_cookie_notice_is_not_the_content_of_a_short_post() {
+    let html = page("issue12/short-post-cookie-notice.html");
+    let named = html.replace(r#"class="notice-wrap""#, r#"class="cookie-bar""#);
+    let named = named.replace("Got it", "Fine");
+    for (how, html) in [("words", html), ("class", named)] {
+        for format in [Format::Markdown, Format::Text] {
+            let doc = extract(
+                &html,
+                &ExtractOptions::new(format).base_url("https://crumb.example/cold-kitchen"),
+            );
+            let c = &doc.content;
+            assert!(c.contains("starter sulks"), "{how} {format:?}: {c}");
+            assert!(c.contains("open crumb"), "{how} {format:?}: {c}");
+            assert!(!c.contains("use cookies"), "{how} {format:?}: {c}");
+        }
+    }
+}
