@@ -17,6 +17,7 @@
 #![deny(missing_docs)]
 
 mod boilerplate;
+mod byline;
 mod cards;
 mod clean;
 mod consent;

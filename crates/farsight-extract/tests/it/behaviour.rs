@@ -49,7 +49,8 @@ fn metadata_falls_back_to_meta_and_time() {
     assert_eq!(m.description.as_deref(), Some("Plain description"));
     assert_eq!(m.site_name.as_deref(), Some("My Blog"));
     assert_eq!(m.date_published.as_deref(), Some("2021-12-24"));
-    assert_eq!(m.author, None);
+    // No author in `<meta>`: the byline's (issue 12).
+    assert_eq!(m.author.as_deref(), Some("Someone"));
     // The " - My Blog" suffix goes because the site's name is known.
     assert_eq!(doc.title.as_deref(), Some("Plain title"));
 }

@@ -50,3 +50,104 @@ fn a_cookie_notice_is_not_the_content_of_a_short_post() {
         }
     }
 }
+
+fn author(html: &str) -> Option<String> {
+    extract(html, &ExtractOptions::new(Format::Text))
+        .metadata
+        .author
+}
+
+/// A small article page whose byline is `byline` (markup around a name).
+fn with_byline(byline: &str) -> String {
+    format!(
+        "<html><head><title>Tides</title></head><body><article><h1>Tides</h1>{byline}<p>{}</p>\
+         <section class=\"comments\"><p class=\"comment-author\">Nobody Else</p></section>\
+         </article></body></html>",
+        "The tide comes in twice a day and goes out twice a day, as the moon pulls. ".repeat(4)
+    )
+}
+
+// Authors marked in the page's markup were missing from the metadata.
+#[test]
+fn authors_are_read_from_microdata_rel_author_and_bylines() {
+    for (byline, name) in [
+        (
+            r#"<div itemprop="author" itemscope itemtype="https://schema.org/Person">
+               <img src="/a.jpg" alt=""><span itemprop="name">Jane Doe</span>
+               <span itemprop="jobTitle">Harbour correspondent</span></div>"#,
+            "Jane Doe",
+        ),
+        (r#"<span itemprop="author">Jane Doe</span>"#, "Jane Doe"),
+        (
+            r#"<p>Posted in <a href="/c/tides">Tides</a> by <a rel="author" href="/u/jd">Jane Doe</a></p>"#,
+            "Jane Doe",
+        ),
+        (
+            r#"<div class="article-byline">By Jane Doe</div>"#,
+            "Jane Doe",
+        ),
+        (
+            r#"<p class="byline">By <a href="/people/jd">Jane Doe</a> and <a href="/people/jr">John Roe</a>
+               on <time datetime="2024-03-03">3 March 2024</time></p>"#,
+            "Jane Doe, John Roe",
+        ),
+        (
+            r#"<span class="author vcard"><a class="url fn n" href="/author/jd/">Jane Doe</a></span>"#,
+            "Jane Doe",
+        ),
+        (
+            r#"<span class="author-name">Jane Doe | 4 min read</span>"#,
+            "Jane Doe",
+        ),
+    ] {
+        assert_eq!(
+            author(&with_byline(byline)).as_deref(),
+            Some(name),
+            "{byline}"
+        );
+    }
+    // A biography or a sentence is not a name; a comment's author is not
+    // the page's.
+    for byline in [
+        r#"<div class="byline">Jane Doe has covered the harbour for this paper since the great storm of 1987, and walks the causeway every week.</div>"#,
+        r#"<p class="byline">Jane wrote this. She likes tides.</p>"#,
+        "",
+    ] {
+        assert_eq!(author(&with_byline(byline)), None, "{byline}");
+    }
+}
+
+#[test]
+fn json_ld_authors_in_every_shape() {
+    let ld = |author: &str| {
+        format!(
+            r#"<html><head><script type="application/ld+json">{{"@context":"https://schema.org",
+            "@type":"NewsArticle","headline":"Tides","author":{author}}}</script></head>
+            <body><article><h1>Tides</h1><p class="byline">By Markup Name</p><p>{}</p></article></body></html>"#,
+            "The tide comes in twice a day and goes out twice a day. ".repeat(4)
+        )
+    };
+    for (json, name) in [
+        (r#"{"@type":"Person","name":"Jane Doe"}"#, "Jane Doe"),
+        (
+            r#"[{"@type":"Person","name":"Jane Doe"},{"@type":"Person","name":"John Roe"}]"#,
+            "Jane Doe, John Roe",
+        ),
+        (r#""Jane Doe""#, "Jane Doe"),
+        (
+            r#"{"@type":"Person","givenName":"Jane","familyName":"Doe"}"#,
+            "Jane Doe",
+        ),
+        // JSON-LD that names no one leaves the markup's name.
+        (r#""https://example.com/jane""#, "Markup Name"),
+    ] {
+        assert_eq!(author(&ld(json)).as_deref(), Some(name), "{json}");
+    }
+    // The article names its author by @id; the Person comes later.
+    let doc = run_at(
+        "author-jsonld-graph.html",
+        "https://coast.example/low-tide/",
+        Format::Text,
+    );
+    assert_eq!(doc.metadata.author.as_deref(), Some("Morwenna Tregarthen"));
+}
