@@ -251,10 +251,13 @@ fn names_a_notice(value: &str) -> bool {
             .split(|c: char| !c.is_ascii_alphanumeric())
             .filter(|w| !w.is_empty())
     };
-    // `cmp` (consent management platform), `qc-cmp2-container`.
+    // A consent management platform's own words: Quantcast's
+    // `qc-cmp2-container`, consentmanager's `cmpbox`. Not `cmp-` alone:
+    // Adobe Experience Manager prefixes every component with it.
     let cmp = |w: &str| {
-        w.strip_prefix("cmp")
-            .is_some_and(|rest| rest.bytes().all(|b| b.is_ascii_digit()))
+        matches!(w, "cmpbox" | "cmpwrapper")
+            || w.strip_prefix("cmp")
+                .is_some_and(|rest| !rest.is_empty() && rest.bytes().all(|b| b.is_ascii_digit()))
     };
     // `cookiebanner`, `cookiebar`, `cookienotice` written as one word.
     let joined = |w: &str| {
@@ -293,7 +296,7 @@ mod tests {
             "cybotcookiebotdialog",
             "cmplz-cookiebanner cmplz-show",
             "qc-cmp2-container",
-            "cmp",
+            "cmpbox",
             "gdpr-notice",
             "cookieconsent",
             "cc-window cc-banner",
@@ -306,6 +309,8 @@ mod tests {
             "cookie-recipe",
             "post tag-cookies category-baking",
             "compare",
+            "cmp",
+            "cmp-container cmp-text",
             "cmpnt",
             "banner",
             "content",
