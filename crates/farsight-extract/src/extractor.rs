@@ -8,8 +8,8 @@ use crate::deadline::Deadline;
 use crate::render::{self, RenderOptions};
 use crate::url_util::{self, Resolver};
 use crate::{
-    Document, ExtractOptions, Format, boilerplate, clean, depth, links, metadata, paywall,
-    sanitize, threads, trailing,
+    Document, ExtractOptions, Format, boilerplate, clean, depth, links, metadata, own_article,
+    paywall, sanitize, threads, trailing,
 };
 
 /// Extracts the main content (or the selector's matches) of `html`.
@@ -72,6 +72,10 @@ fn extract_within(html: &str, options: &ExtractOptions, deadline: &Deadline) -> 
             || by_url
             || (!facts.is_article && !facts.is_product && threads::looks_like_thread(&dom)),
     };
+    // Infinite-scroll pages append other posts: only this page's own stays.
+    if !kind.discussion {
+        own_article::keep_own(&dom, &facts, options.base_url.as_deref(), &resolver);
+    }
     // Out of time before choosing the content: the body as it is, for as
     // long as the fallback grace allows.
     if deadline.expired() {

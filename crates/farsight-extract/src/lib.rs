@@ -33,6 +33,7 @@ mod fasthash;
 mod inner;
 mod links;
 mod metadata;
+mod own_article;
 mod parse;
 mod passage;
 mod paywall;

@@ -151,3 +151,46 @@ fn json_ld_authors_in_every_shape() {
     );
     assert_eq!(doc.metadata.author.as_deref(), Some("Morwenna Tregarthen"));
 }
+
+// An infinite-scroll blog appends the next post as another `<article>`: the
+// longer one was chosen. The page's own post is found by its URL, or by
+// its heading when no URL is given.
+#[test]
+fn the_post_of_the_page_wins_over_the_appended_next_post() {
+    let html = page("issue12/infinite-scroll-next-post.html");
+    let no_urls = html.replace("data-url=", "data-x=").replace(
+        r#"<link rel="canonical" href="https://diary.example/2024/05/lowest-spring-tides/">"#,
+        "",
+    );
+    // Asked for at another URL (a tracking query, no trailing slash): the
+    // canonical link and the post's data-url still say which post it is.
+    for (how, html, url) in [
+        (
+            "url",
+            html.clone(),
+            "https://diary.example/2024/05/lowest-spring-tides?utm_source=x",
+        ),
+        ("title", no_urls, "https://diary.example/some/other/address"),
+    ] {
+        let doc = extract(&html, &ExtractOptions::new(Format::Markdown).base_url(url));
+        let c = &doc.content;
+        assert!(c.contains("lowest of the year"), "{how}: {c}");
+        assert!(c.contains("next spring tides fall"), "{how}: {c}");
+        assert!(!c.contains("regatta"), "{how}: {c}");
+    }
+    // Reached at the next post's own address: that one is the page's.
+    let doc = extract(
+        &html.replace(
+            r#"<link rel="canonical" href="https://diary.example/2024/05/lowest-spring-tides/">"#,
+            "",
+        ),
+        &ExtractOptions::new(Format::Markdown)
+            .base_url("https://diary.example/2024/05/record-regatta/"),
+    );
+    assert!(doc.content.contains("Forty-two boats"), "{}", doc.content);
+    assert!(
+        !doc.content.contains("lowest of the year"),
+        "{}",
+        doc.content
+    );
+}
