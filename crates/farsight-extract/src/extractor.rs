@@ -9,13 +9,13 @@ use crate::render::{self, RenderOptions};
 use crate::url_util::{self, Resolver};
 use crate::{
     Document, ExtractOptions, Format, boilerplate, clean, depth, links, metadata, own_article,
-    paywall, sanitize, threads, trailing,
+    paywall, sanitize, shortfall, threads, trailing,
 };
 
 /// Extracts the main content (or the selector's matches) of `html`.
 ///
-/// Never panics and never fails: a page without content gives an empty
-/// `content` and `likely_needs_javascript`.
+/// Never panics and never fails: a page without content gives little or
+/// no `content` and a [`Document::shortfall`] that says why.
 pub fn extract(html: &str, options: &ExtractOptions) -> Document {
     let deadline = Deadline::new(options.deadline);
     let mut out = extract_within(html, options, &deadline);
@@ -24,6 +24,9 @@ pub fn extract(html: &str, options: &ExtractOptions) -> Document {
 }
 
 fn extract_within(html: &str, options: &ExtractOptions, deadline: &Deadline) -> Document {
+    // The page as it came, for the evidence of scripts that the pre-parse
+    // pass empties (`<noscript>`, inline state).
+    let raw = html;
     let html = depth::prepare(html, depth::MAX_DEPTH, options.format != Format::Html);
     let html: &str = &html;
     let dom = crate::parse::parse(html);
@@ -102,7 +105,13 @@ fn extract_within(html: &str, options: &ExtractOptions, deadline: &Deadline) -> 
         keep_heading(&mut out.content, h1, options.format);
     }
     let chars = out.content.chars().count();
-    out.likely_needs_javascript = out.content.trim().is_empty();
+    out.shortfall = shortfall::judge(
+        &out.content,
+        options.format,
+        out.title.as_deref(),
+        facts.h1.as_deref(),
+        raw,
+    );
     out.paywalled = signals.paywalled(facts.not_free, chars);
     out
 }

@@ -41,12 +41,13 @@ mod region;
 mod render;
 mod sanitize;
 mod selector;
+mod shortfall;
 mod table;
 mod threads;
 mod trailing;
 mod url_util;
 
-pub use document::{Document, Engine, ExtractOptions, Format, Link, Metadata};
+pub use document::{Document, Engine, ExtractOptions, Format, Link, Metadata, Shortfall};
 pub use extractor::extract;
 
 /// The depth the pre-parse pass caps elements at, for its fuzz target.

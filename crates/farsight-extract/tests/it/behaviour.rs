@@ -1,6 +1,6 @@
 //! Metadata, hidden text, sanitising, paywalls, selectors, links.
 
-use farsight_extract::{ExtractOptions, Format, extract};
+use farsight_extract::{ExtractOptions, Format, Shortfall, extract};
 
 use crate::{page, run};
 
@@ -108,8 +108,8 @@ fn paywall_from_teaser_and_prompt() {
 fn javascript_shell_is_empty() {
     let doc = run("js-shell.html", Format::Markdown);
     assert_eq!(doc.content, "");
-    assert!(doc.likely_needs_javascript);
-    assert!(!run("constructs.html", Format::Markdown).likely_needs_javascript);
+    assert_eq!(doc.shortfall, Some(Shortfall::BuiltByScripts));
+    assert_eq!(run("constructs.html", Format::Markdown).shortfall, None);
 }
 
 #[test]

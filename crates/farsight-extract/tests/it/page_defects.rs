@@ -194,3 +194,33 @@ fn the_post_of_the_page_wins_over_the_appended_next_post() {
         doc.content
     );
 }
+
+// Almost no content was a success, and every empty answer claimed the page
+// needed JavaScript. The reason is now what the page shows.
+#[test]
+fn almost_no_content_says_why() {
+    use farsight_extract::Shortfall;
+    let url = "https://site.example/page";
+    for (name, why) in [
+        ("browser-update-notice.html", Shortfall::NoMainContent),
+        ("password-protected-post.html", Shortfall::NoMainContent),
+        ("title-only.html", Shortfall::NoMainContent),
+        ("nextjs-shell.html", Shortfall::BuiltByScripts),
+        ("../js-shell.html", Shortfall::BuiltByScripts),
+    ] {
+        for format in [Format::Markdown, Format::Text, Format::Html] {
+            let doc = run_at(name, url, format);
+            assert_eq!(
+                doc.shortfall,
+                Some(why),
+                "{name} {format:?}: {}",
+                doc.content
+            );
+        }
+    }
+    // A short post is content, in every format.
+    for format in [Format::Markdown, Format::Text, Format::Html] {
+        let doc = run_at("short-post-cookie-notice.html", url, format);
+        assert_eq!(doc.shortfall, None, "{format:?}: {}", doc.content);
+    }
+}
