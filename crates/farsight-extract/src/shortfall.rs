@@ -218,7 +218,8 @@ mod tests {
         for yes in [
             format!(r#"<body><div id="root"></div>{bundle}</body>"#),
             format!("<body><div id=\"app\">\n  </div>{bundle}</body>"),
-            format!(r#"<body><app-root></app-root><script type="module" src="/m.js"></script></body>"#),
+            r#"<body><app-root></app-root><script type="module" src="/m.js"></script></body>"#
+                .to_owned(),
             r#"<body><div id="__next"></div><script id="__NEXT_DATA__" type="application/json">{}</script></body>"#.to_owned(),
             "<body><div>Loading</div><NOSCRIPT>Please enable JavaScript to view this site.</NOSCRIPT></body>".to_owned(),
         ] {
