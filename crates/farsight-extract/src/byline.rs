@@ -45,8 +45,12 @@ const NOT_A_BYLINE: [&str; 8] = [
 const MAX_NAME_CHARS: usize = 80;
 
 /// The most words in a byline a name is read from ("By Jane Doe and John
-/// Roe on 3 March 2024 at 10:00 am" has 13).
-const MAX_BYLINE_WORDS: usize = 16;
+/// Roe on 3 March 2024 at 10:00 am · 4 min read · Share" has 18).
+const MAX_BYLINE_WORDS: usize = 24;
+
+/// The most words in the part of a byline a name is read from ("By Jane
+/// Doe and John Roe on 3 March 2024 at 10:00 am" has 13).
+const MAX_PART_WORDS: usize = 16;
 
 /// The most words in a kept name.
 const MAX_NAME_WORDS: usize = 10;
@@ -79,7 +83,7 @@ pub(crate) fn name_of(n: &NodeRef<'_>, mark: Mark) -> Option<String> {
     }
     let raw = match mark {
         Mark::Microdata => microdata_name(n)?,
-        Mark::RelAuthor => n.text().to_string(),
+        Mark::RelAuthor => text_parts(n),
         // A byline's links are its names ("By <a>Jane Doe</a> and <a>John
         // Roe</a> on ..."); without links, its text.
         Mark::Class => {
@@ -89,7 +93,7 @@ pub(crate) fn name_of(n: &NodeRef<'_>, mark: Mark) -> Option<String> {
                 .filter_map(|a| clean_name(&a.text()))
                 .collect();
             if links.is_empty() {
-                n.text().to_string()
+                text_parts(n)
             } else {
                 dedup_join(links)
             }
@@ -116,24 +120,30 @@ fn microdata_name(n: &NodeRef<'_>) -> Option<String> {
     // `<link itemprop="author" href>`: a URL, not a name.
     match n.node_name().as_deref() {
         Some("link" | "meta") => None,
-        _ => Some(n.text().to_string()),
+        _ => Some(text_parts(n)),
     }
 }
 
 /// `raw` as a name: white space collapsed, cut at a byline's separators,
 /// without a leading "By"; `None` when what is left is not a name.
 pub(crate) fn clean_name(raw: &str) -> Option<String> {
-    let text = collapse_ws(raw);
-    let cut = text
-        .split(['|', '·', '•', '—', '–', '\n', '/'])
-        .map(str::trim)
-        .find(|part| !part.is_empty())?;
     // A byline is a name and a date or two; longer is a biography.
-    if cut.split_whitespace().count() > MAX_BYLINE_WORDS {
+    if raw.split_whitespace().count() > MAX_BYLINE_WORDS {
         return None;
     }
-    let name = before_the_rest(strip_by(cut));
-    let name = name.trim_matches(|c: char| c.is_whitespace() || matches!(c, ',' | ':' | '-'));
+    // The first part that is more than a lead ("By", "Author") or a date.
+    let name = raw
+        .split(['|', '·', '•', '—', '–', '\n', '/'])
+        .map(|part| collapse_ws(strip_by(part.trim())))
+        .find_map(|part| {
+            // One part of a byline that long is a sentence about someone.
+            if part.split_whitespace().count() > MAX_PART_WORDS {
+                return Some(None);
+            }
+            let name = before_the_rest(&part)
+                .trim_matches(|c: char| c.is_whitespace() || matches!(c, ',' | ':' | '-'));
+            (!name.is_empty() && !is_label(name)).then(|| Some(name.to_owned()))
+        })??;
     let words = name.split_whitespace().count();
     // A full stop after a word (not an initial, "J. R.", "Jr.") ends a
     // sentence.
@@ -151,6 +161,62 @@ pub(crate) fn clean_name(raw: &str) -> Option<String> {
         && !name.starts_with("http")
         && name.chars().any(char::is_alphabetic);
     looks.then(|| name.to_owned())
+}
+
+/// The text of the element `n`, one line for each of its text nodes: a
+/// byline's parts are elements ("Written by" `<span>Jane Doe</span>`
+/// `<span>3 March</span>`), and joined without a break they run together
+/// ("Written ByJane Doe3 March").
+fn text_parts(n: &NodeRef<'_>) -> String {
+    let mut out = String::new();
+    for d in n.descendants_it().filter(|d| d.is_text()) {
+        let t = d.text();
+        if !t.trim().is_empty() {
+            out.push_str(t.trim());
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// Words that label a byline or date it, not name anyone: "The Author",
+/// "Sat", "August".
+fn is_label(part: &str) -> bool {
+    const LABELS: [&str; 4] = ["author", "the author", "authors", "about the author"];
+    let lower = part.to_lowercase();
+    LABELS.contains(&lower.as_str())
+        || lower
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .all(|w| is_calendar_word(w))
+}
+
+/// A day or month name or its abbreviation, in English.
+fn is_calendar_word(w: &str) -> bool {
+    const NAMES: [&str; 19] = [
+        "monday",
+        "tuesday",
+        "wednesday",
+        "thursday",
+        "friday",
+        "saturday",
+        "sunday",
+        "january",
+        "february",
+        "march",
+        "april",
+        "may",
+        "june",
+        "july",
+        "august",
+        "september",
+        "october",
+        "november",
+        "december",
+    ];
+    NAMES
+        .iter()
+        .any(|n| *n == w || (w.len() >= 3 && n.starts_with(w) && w.len() <= 4))
 }
 
 /// `text` without a leading "By", "Written by", "Posted by", "Author:".
@@ -179,10 +245,14 @@ fn strip_by(text: &str) -> &str {
 }
 
 /// `name` up to what follows a name in a byline: a date or a time ("on 3
-/// March", "Updated 2 hours ago"), a place ("in Paris").
+/// March", "Updated 2 hours ago"), a place ("in Paris"). A user name's
+/// digits (`jsmith42`) stay.
 fn before_the_rest(name: &str) -> &str {
     const AFTER: [&str; 6] = [" on ", " at ", " in ", " for ", " published", " updated"];
-    let digit = name.find(|c: char| c.is_ascii_digit());
+    let digit = name
+        .char_indices()
+        .find(|&(i, c)| c.is_ascii_digit() && (i == 0 || name[..i].ends_with([' ', ','])))
+        .map(|(i, _)| i);
     let word = AFTER.iter().filter_map(|w| name.find(w)).min();
     match digit.into_iter().chain(word).min() {
         Some(at) => &name[..at],
@@ -267,6 +337,24 @@ mod tests {
         assert_eq!(name("https://example.com/jane"), None);
         assert_eq!(name("By"), None);
         assert_eq!(name(" | "), None);
+        // A byline's parts, one a line (see `text_parts`).
+        assert_eq!(
+            name("Written By\nStephen Jones\nAI Writer").as_deref(),
+            Some("Stephen Jones")
+        );
+        assert_eq!(
+            name("Author\nIsaiah Shelton").as_deref(),
+            Some("Isaiah Shelton")
+        );
+        assert_eq!(
+            name("Sat\nLuke Kim\nDecember 3").as_deref(),
+            Some("Luke Kim")
+        );
+        assert_eq!(name("Sun Dec"), None);
+        assert_eq!(name("The Author"), None);
+        assert_eq!(name("Mayfield").as_deref(), Some("Mayfield"));
+        assert_eq!(name("Sat, Nov 02, 04:33 AM"), None);
+        assert_eq!(name("jsmith42").as_deref(), Some("jsmith42"));
     }
 
     #[test]
