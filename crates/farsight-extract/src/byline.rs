@@ -188,7 +188,7 @@ fn is_label(part: &str) -> bool {
         || lower
             .split(|c: char| !c.is_alphanumeric())
             .filter(|w| !w.is_empty())
-            .all(|w| is_calendar_word(w))
+            .all(is_calendar_word)
 }
 
 /// A day or month name or its abbreviation, in English.
