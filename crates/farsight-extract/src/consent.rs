@@ -318,4 +318,68 @@ mod tests {
             assert!(!names_a_notice(no), "{no}");
         }
     }
+
+    fn after_cleaning(html: &str) -> String {
+        let doc = dom_query::Document::from(html);
+        crate::clean::remove_hidden(&doc);
+        doc.select("body")
+            .text()
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    #[test]
+    fn the_page_is_never_taken_for_a_notice() {
+        let post =
+            "<h1>Brown butter cookies</h1><p>Brown the butter until it smells of hazelnuts.</p>";
+        for html in [
+            // A wrapper whose class mentions consent holds the page.
+            format!(r#"<body><div id="page" class="has-cookie-consent">{post}</div></body>"#),
+            // WordPress puts a post's tags in its class.
+            format!(r#"<body><article class="post tag-cookies">{post}</article></body>"#),
+            // A recipe's block named `cookie`, which says "cookies".
+            format!(
+                r#"<body><div class="cookie">{post}<p>These cookies keep a week; we use cookies of any size.</p></div></body>"#
+            ),
+        ] {
+            let text = after_cleaning(&html);
+            assert!(text.contains("Brown the butter"), "{html}: {text}");
+        }
+    }
+
+    #[test]
+    fn notices_go_by_name_or_by_words_and_choice() {
+        let post = "<p>Brown the butter until it smells of hazelnuts.</p>";
+        for notice in [
+            r#"<div id="onetrust-banner-sdk"><p>Our partners and we process data.</p></div>"#,
+            r#"<div class="cookie-bar">Cookies help us. <a href="/p">More</a></div>"#,
+            r#"<div class="x"><p>This website uses cookies.</p><button>Accept all</button></div>"#,
+            r##"<section><p>We use cookies for analytics.</p><a href="#" class="btn">OK</a></section>"##,
+        ] {
+            let text = after_cleaning(&format!("<body>{post}{notice}</body>"));
+            assert_eq!(
+                text, "Brown the butter until it smells of hazelnuts.",
+                "{notice}"
+            );
+        }
+        // Words without a choice: a privacy policy's paragraph stays.
+        let policy = "<body><section><p>We use cookies to count visits.</p></section></body>";
+        assert_eq!(after_cleaning(policy), "We use cookies to count visits.");
+    }
+
+    #[test]
+    fn nested_blocks_named_like_notices_but_holding_the_page_stay() {
+        // 3,000 nested blocks named like notices around the page's text:
+        // each is too big to be one (checked within the page's budget of
+        // elements, so the nesting costs no more than a few notices).
+        let depth = 3_000;
+        let html = format!(
+            "<body>{}<p>{}</p>{}</body>",
+            r#"<div class="cookie-banner">"#.repeat(depth),
+            "Text of the page. ".repeat(400),
+            "</div>".repeat(depth)
+        );
+        assert!(after_cleaning(&html).starts_with("Text of the page."));
+    }
 }
