@@ -8,7 +8,10 @@
 //! byline's separators, loses a leading "By", and must look like a name
 //! (a few words, no sentence) or it is not taken.
 
+use std::sync::LazyLock;
+
 use dom_query::NodeRef;
+use regex::Regex;
 
 use crate::render::collapse_ws;
 
@@ -48,6 +51,9 @@ const MAX_NAME_CHARS: usize = 80;
 /// Roe on 3 March 2024 at 10:00 am · 4 min read · Share" has 18).
 const MAX_BYLINE_WORDS: usize = 24;
 
+/// The longest byline read, in bytes: a name, a date, a reading time.
+const MAX_BYLINE_CHARS: usize = 300;
+
 /// The most words in the part of a byline a name is read from ("By Jane
 /// Doe and John Roe on 3 March 2024 at 10:00 am" has 13).
 const MAX_PART_WORDS: usize = 16;
@@ -83,17 +89,18 @@ pub(crate) fn name_of(n: &NodeRef<'_>, mark: Mark) -> Option<String> {
     }
     let raw = match mark {
         Mark::Microdata => microdata_name(n)?,
-        Mark::RelAuthor => text_parts(n),
+        Mark::RelAuthor => text_parts(n)?,
         // A byline's links are its names ("By <a>Jane Doe</a> and <a>John
         // Roe</a> on ..."); without links, its text.
         Mark::Class => {
+            let text = text_parts(n)?;
             let links: Vec<String> = n
                 .descendants_it()
                 .filter(|d| d.node_name().as_deref() == Some("a"))
                 .filter_map(|a| clean_name(&a.text()))
                 .collect();
             if links.is_empty() {
-                text_parts(n)
+                text
             } else {
                 dedup_join(links)
             }
@@ -120,7 +127,7 @@ fn microdata_name(n: &NodeRef<'_>) -> Option<String> {
     // `<link itemprop="author" href>`: a URL, not a name.
     match n.node_name().as_deref() {
         Some("link" | "meta") => None,
-        _ => Some(text_parts(n)),
+        _ => text_parts(n),
     }
 }
 
@@ -167,16 +174,23 @@ pub(crate) fn clean_name(raw: &str) -> Option<String> {
 /// byline's parts are elements ("Written by" `<span>Jane Doe</span>`
 /// `<span>3 March</span>`), and joined without a break they run together
 /// ("Written ByJane Doe3 March").
-fn text_parts(n: &NodeRef<'_>) -> String {
+///
+/// `None` past [`MAX_BYLINE_CHARS`]: a class that says `author` may be on a
+/// whole page (WordPress's `<body class="author-jane">`), whose text is
+/// not read for a name.
+fn text_parts(n: &NodeRef<'_>) -> Option<String> {
     let mut out = String::new();
     for d in n.descendants_it().filter(|d| d.is_text()) {
         let t = d.text();
         if !t.trim().is_empty() {
             out.push_str(t.trim());
             out.push('\n');
+            if out.len() > MAX_BYLINE_CHARS {
+                return None;
+            }
         }
     }
-    out
+    Some(out)
 }
 
 /// Words that label a byline or date it, not name anyone: "The Author",
@@ -277,14 +291,9 @@ fn has_word(value: &str, words: &[&str]) -> bool {
 }
 
 fn is_byline_class(class: &str) -> bool {
-    // Most classes say neither word: no allocation for them.
-    let says = |w: &[u8]| {
-        class
-            .as_bytes()
-            .windows(w.len())
-            .any(|x| x.eq_ignore_ascii_case(w))
-    };
-    if !says(b"author") && !says(b"byline") {
+    // Most classes say neither word: one scan and no copy for them.
+    static SAYS: LazyLock<Option<Regex>> = LazyLock::new(|| Regex::new("(?i)author|byline").ok());
+    if !SAYS.as_ref().is_none_or(|re| re.is_match(class)) {
         return false;
     }
     let lower = class.to_ascii_lowercase();

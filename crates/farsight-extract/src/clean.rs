@@ -197,28 +197,30 @@ fn is_disclosure(n: &NodeRef<'_>, el: &dom_query::Element) -> bool {
 /// here: whether it hides depends on the descendants (see
 /// [`zero_font_hidden`]).
 pub(crate) fn style_hides(style: &str) -> bool {
-    declarations(style).any(|decl| {
+    let compact = compact_style(style);
+    declarations(&compact).any(|decl| {
         matches!(
-            decl.as_str(),
+            decl,
             "display:none" | "visibility:hidden" | "visibility:collapse" | "opacity:0"
         )
     })
 }
 
-/// An inline style's declarations, lower-cased, without white space or
-/// `!important`.
-fn declarations(style: &str) -> impl Iterator<Item = String> + '_ {
-    style.split(';').map(|decl| {
-        let compact: String = decl
-            .chars()
-            .filter(|c| !c.is_whitespace())
-            .flat_map(char::to_lowercase)
-            .collect();
-        match compact.strip_suffix("!important") {
-            Some(d) => d.to_owned(),
-            None => compact,
-        }
-    })
+/// An inline style lower-cased and without white space: one allocation
+/// for all of its declarations (this runs on every styled element).
+fn compact_style(style: &str) -> String {
+    style
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+/// The declarations of a [`compact_style`], without `!important`.
+fn declarations(compact: &str) -> impl Iterator<Item = &str> {
+    compact
+        .split(';')
+        .map(|decl| decl.strip_suffix("!important").unwrap_or(decl))
 }
 
 /// What an inline style says about the font size.
@@ -233,7 +235,16 @@ enum Size {
 /// The font size an inline style sets, if any; the last declaration wins,
 /// as in CSS.
 fn font_size(style: &str) -> Option<Size> {
-    declarations(style)
+    // Most styles say nothing of fonts: no allocation for them.
+    let font = style
+        .as_bytes()
+        .windows(4)
+        .any(|w| w.eq_ignore_ascii_case(b"font"));
+    if !font {
+        return None;
+    }
+    let compact = compact_style(style);
+    declarations(&compact)
         .filter_map(|decl| {
             // The `font` shorthand always names a size; read as one of its own.
             if decl.starts_with("font:") {

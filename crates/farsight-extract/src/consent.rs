@@ -16,7 +16,18 @@
 //! classed `has-cookie-consent` is the page, and a privacy policy that says
 //! "we use cookies" is content.
 
+use std::sync::LazyLock;
+
 use dom_query::NodeRef;
+use regex::Regex;
+
+/// Every word a notice's class or id can hold, any case: one scan of each
+/// element's class and id, which most pass without a copy (this runs on
+/// every element). Keep in step with [`NOTICE_FRAGMENTS`],
+/// [`NOTICE_TOKENS`] and the words of [`names_a_notice`].
+static MAY_NAME_A_NOTICE: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    Regex::new("(?i)consent|gdpr|onetrust|cookie|cmp|cc-|didomi|usercentrics|iubenda").ok()
+});
 
 /// Class and id fragments found only in consent notices: vendors' names and
 /// what the notices call themselves. Matched inside a word
@@ -130,6 +141,8 @@ const MAX_WORDED_TRIES: usize = 8;
 pub(crate) struct Notices {
     budget: usize,
     worded_tries: usize,
+    /// A class or id, lower-cased.
+    lower: String,
 }
 
 impl Notices {
@@ -137,18 +150,30 @@ impl Notices {
         Self {
             budget: PAGE_BUDGET,
             worded_tries: MAX_WORDED_TRIES,
+            lower: String::new(),
         }
     }
 
     /// Whether the element `n` is a consent notice by its class or id.
     pub(crate) fn is_named_notice(&mut self, n: &NodeRef<'_>) -> bool {
+        let lower = &mut self.lower;
         let named = n.query_or(false, |node| {
             let dom_query::NodeData::Element(el) = &node.data else {
                 return false;
             };
             el.attrs.iter().any(|a| {
-                matches!(&*a.name.local, "class" | "id")
-                    && names_a_notice(&a.value.to_ascii_lowercase())
+                if !matches!(&*a.name.local, "class" | "id")
+                    || !MAY_NAME_A_NOTICE
+                        .as_ref()
+                        .is_none_or(|re| re.is_match(&a.value))
+                {
+                    return false;
+                }
+                // Lower-cased into one buffer kept across elements: this
+                // runs on every element with a class or an id.
+                lower.clear();
+                lower.extend(a.value.chars().map(|c| c.to_ascii_lowercase()));
+                names_a_notice(lower)
             })
         });
         named && !is_page_element(n) && self.notice_sized(n, MAX_NAMED_CHARS)

@@ -36,7 +36,12 @@ pub(crate) fn keep_own(
     let Some(body) = doc.body() else {
         return 0;
     };
-    let posts: Vec<NodeRef<'_>> = outermost_articles(&body)
+    let blocks = outermost_articles(&body);
+    // Most pages hold one article or none: nothing to measure.
+    if blocks.len() < 2 {
+        return 0;
+    }
+    let posts: Vec<NodeRef<'_>> = blocks
         .into_iter()
         .filter(|a| a.normalized_char_count() >= MIN_POST_CHARS)
         .collect();

@@ -32,8 +32,8 @@ pub(crate) fn judge(
     html: &str,
 ) -> Option<Shortfall> {
     let text = match format {
-        Format::Html => without_tags(content),
-        _ => content.to_owned(),
+        Format::Html => std::borrow::Cow::Owned(without_tags(content)),
+        _ => std::borrow::Cow::Borrowed(content),
     };
     let headings: Vec<String> = [title, h1].into_iter().flatten().map(words_key).collect();
     let (mut words, mut chars) = (0usize, 0usize);
@@ -44,6 +44,10 @@ pub(crate) fn judge(
         }
         words += line.split_whitespace().count();
         chars += line.chars().filter(|c| !c.is_whitespace()).count();
+        // Enough: the rest of a long answer need not be read.
+        if words >= MIN_WORDS || chars >= MIN_CHARS {
+            return None;
+        }
     }
     if words >= MIN_WORDS || chars >= MIN_CHARS {
         return None;
