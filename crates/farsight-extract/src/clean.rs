@@ -1,30 +1,62 @@
 //! Removing what a browser would not show, before anything reads the page.
 
-use dom_query::{Document, NodeData, NodeRef};
+use dom_query::{Document, NodeData, NodeId, NodeRef};
+
+use crate::consent::Notices;
 
 /// Removes hidden and non-content elements from the whole document:
 /// `hidden`, `aria-hidden="true"`, inline `display:none` /
 /// `visibility:hidden`, `<template>`, `<noscript>` (unless it holds the
 /// page: see [`noscript_holds_page`]), scripts, styles, frames
 /// and form controls (buttons too, but for disclosure toggles that say
-/// something: an FAQ's question). Returns how many elements were removed.
+/// something: an FAQ's question), and cookie consent notices (see
+/// `consent.rs`). Returns how many outermost elements were removed.
 ///
 /// Class tokens that say "hidden" without hiding anything on a desktop page
-/// are dropped on the way (see [`visible_class`]).
+/// are dropped on the way (see [`visible_class`]), and an inline
+/// `font-size:0` hides only what does not set its own size (see
+/// [`zero_font_hidden`]).
 pub(crate) fn remove_hidden(doc: &Document) -> usize {
     let noscript_shown = noscript_holds_page(doc);
     let mut doomed: Vec<NodeRef<'_>> = Vec::new();
     let mut reclassed: Vec<(NodeRef<'_>, String)> = Vec::new();
     let mut shown: Vec<NodeRef<'_>> = Vec::new();
+    let mut zero_font: Vec<NodeRef<'_>> = Vec::new();
+    let mut notices = Notices::new();
+    // Inside a removed element until the walk reaches this node (`None`:
+    // the end of the page): nothing there needs looking at.
+    let mut skip_until: Option<Option<NodeId>> = None;
     for n in doc.root().descendants_it() {
+        if let Some(end) = skip_until {
+            if end != Some(n.id) {
+                continue;
+            }
+            skip_until = None;
+        }
         if noscript_shown && n.node_name().as_deref() == Some("noscript") {
             shown.push(n);
             continue;
         }
+        if n.is_text() {
+            // A notice that says what it is, in a block with no name.
+            if let Some(block) = notices.worded_notice(&n) {
+                doomed.push(block);
+            }
+            continue;
+        }
         // Comments carry no content and confuse text density.
-        if n.is_comment() || (n.is_element() && is_hidden(&n)) {
+        if n.is_comment() || (n.is_element() && (is_hidden(&n) || notices.is_named_notice(&n))) {
             doomed.push(n);
-        } else if let Some(class) = n.attr("class") {
+            skip_until = Some(following(&n));
+            continue;
+        }
+        if n.is_element()
+            && n.attr("style")
+                .is_some_and(|s| font_size(&s) == Some(Size::Zero))
+        {
+            zero_font.push(n);
+        }
+        if let Some(class) = n.attr("class") {
             if is_heading(&n) {
                 // Readability drops headings whose class reads as negative
                 // (`header-scroll`, `section-meta`); nothing reads a
@@ -34,6 +66,9 @@ pub(crate) fn remove_hidden(doc: &Document) -> usize {
                 reclassed.push((n, visible));
             }
         }
+    }
+    if !zero_font.is_empty() {
+        doomed.extend(zero_font_hidden(&zero_font));
     }
     let count = doomed.iter().filter(|n| n.is_element()).count();
     for n in doomed {
@@ -92,6 +127,17 @@ fn noscript_holds_page(doc: &Document) -> bool {
         stack.extend(n.children_it(false).map(|c| (c, in_noscript)));
     }
     inside >= NOSCRIPT_PAGE && inside > outside * 2
+}
+
+/// The first node after `n` and everything inside it, in document order.
+fn following(n: &NodeRef<'_>) -> Option<NodeId> {
+    let mut at = *n;
+    loop {
+        if let Some(next) = at.next_sibling() {
+            return Some(next.id);
+        }
+        at = at.parent()?;
+    }
 }
 
 fn is_heading(n: &NodeRef<'_>) -> bool {
@@ -203,24 +249,120 @@ fn is_disclosure(n: &NodeRef<'_>, el: &dom_query::Element) -> bool {
     }
 }
 
-/// Whether an inline style hides the element.
+/// Whether an inline style hides the element. `font-size:0` is not read
+/// here: whether it hides depends on the descendants (see
+/// [`zero_font_hidden`]).
 pub(crate) fn style_hides(style: &str) -> bool {
-    let compact: String = style
+    let compact = compact_style(style);
+    declarations(&compact).any(|decl| {
+        matches!(
+            decl,
+            "display:none" | "visibility:hidden" | "visibility:collapse" | "opacity:0"
+        )
+    })
+}
+
+/// An inline style lower-cased and without white space: one allocation
+/// for all of its declarations (this runs on every styled element).
+fn compact_style(style: &str) -> String {
+    style
         .chars()
         .filter(|c| !c.is_whitespace())
         .flat_map(char::to_lowercase)
-        .collect();
-    compact.split(';').any(|decl| {
-        let decl = decl.trim_end_matches("!important");
-        matches!(
-            decl,
-            "display:none"
-                | "visibility:hidden"
-                | "visibility:collapse"
-                | "font-size:0"
-                | "font-size:0px"
-        ) || decl == "opacity:0"
-    })
+        .collect()
+}
+
+/// The declarations of a [`compact_style`], without `!important`.
+fn declarations(compact: &str) -> impl Iterator<Item = &str> {
+    compact
+        .split(';')
+        .map(|decl| decl.strip_suffix("!important").unwrap_or(decl))
+}
+
+/// What an inline style says about the font size.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Size {
+    /// `font-size:0` (any unit).
+    Zero,
+    /// A size of its own (`font-size:14px`, `font:1em serif`).
+    Set,
+}
+
+/// The font size an inline style sets, if any; the last declaration wins,
+/// as in CSS.
+fn font_size(style: &str) -> Option<Size> {
+    // Most styles say nothing of fonts: no allocation for them.
+    let font = style
+        .as_bytes()
+        .windows(4)
+        .any(|w| w.eq_ignore_ascii_case(b"font"));
+    if !font {
+        return None;
+    }
+    let compact = compact_style(style);
+    declarations(&compact)
+        .filter_map(|decl| {
+            // The `font` shorthand always names a size; read as one of its own.
+            if decl.starts_with("font:") {
+                return Some(Size::Set);
+            }
+            let value = decl.strip_prefix("font-size:")?;
+            // `0`, `0px`, `0em`, `0.0rem`, `0%`: a number of zero, any unit.
+            let number = value.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
+            let zero = number.len() < value.len()
+                && value[..value.len() - number.len()]
+                    .chars()
+                    .all(|c| c == '0' || c == '.')
+                && number.chars().all(|c| c.is_ascii_alphabetic() || c == '%');
+            Some(if zero { Size::Zero } else { Size::Set })
+        })
+        .last()
+}
+
+/// Which of the elements styled `font-size:0` (`zero`, in document order)
+/// hide their content. HTML e-mails and newsletters set it on a wrapper to
+/// kill the white space between inline blocks, and every block sets its own
+/// size again: such a wrapper hides nothing. An element hides when it holds
+/// text of its own (shown at size 0) or no element below it sets a size.
+///
+/// Linear: the innermost elements are decided first, and an outer one
+/// takes an inner one's answer instead of walking its elements again, so
+/// each element is looked at for one `font-size:0` ancestor only.
+fn zero_font_hidden<'a>(zero: &[NodeRef<'a>]) -> Vec<NodeRef<'a>> {
+    let index: std::collections::HashMap<dom_query::NodeId, usize> =
+        zero.iter().enumerate().map(|(i, n)| (n.id, i)).collect();
+    let mut shows = vec![false; zero.len()];
+    // Document order puts descendants after their ancestors.
+    for (i, n) in zero.iter().enumerate().rev() {
+        let own_text = n
+            .children_it(false)
+            .any(|c| c.is_text() && !c.text().trim().is_empty());
+        if own_text {
+            continue;
+        }
+        let mut stack: Vec<NodeRef<'a>> = n.children_it(false).filter(|c| c.is_element()).collect();
+        while let Some(d) = stack.pop() {
+            if let Some(&j) = index.get(&d.id) {
+                if shows[j] {
+                    shows[i] = true;
+                    break;
+                }
+                continue;
+            }
+            if d.attr("style")
+                .is_some_and(|s| font_size(&s) == Some(Size::Set))
+            {
+                shows[i] = true;
+                break;
+            }
+            stack.extend(d.children_it(false).filter(|c| c.is_element()));
+        }
+    }
+    zero.iter()
+        .zip(shows)
+        .filter(|(_, shows)| !shows)
+        .map(|(n, _)| *n)
+        .collect()
 }
 
 #[cfg(test)]
@@ -247,8 +389,63 @@ mod tests {
     fn styles() {
         assert!(style_hides("color: red; DISPLAY : none"));
         assert!(style_hides("visibility:hidden !important"));
-        assert!(style_hides("font-size: 0"));
+        assert!(!style_hides("font-size: 0"));
         assert!(!style_hides("display: block"));
         assert!(!style_hides("visibility: visible"));
+    }
+
+    #[test]
+    fn font_sizes() {
+        for zero in [
+            "font-size:0",
+            "FONT-SIZE: 0px",
+            "font-size:0.0em !important",
+        ] {
+            assert_eq!(font_size(zero), Some(Size::Zero), "{zero}");
+        }
+        for set in [
+            "font-size:14px",
+            "font-size: 0.875rem",
+            "font: 12px Arial",
+            "font-size:small",
+        ] {
+            assert_eq!(font_size(set), Some(Size::Set), "{set}");
+        }
+        assert_eq!(font_size("color:red"), None);
+        assert_eq!(font_size("font-size:0;font-size:16px"), Some(Size::Set));
+        assert_eq!(font_size("font-size:16px;font-size:0"), Some(Size::Zero));
+    }
+
+    fn visible_text(html: &str) -> String {
+        let doc = Document::from(html);
+        remove_hidden(&doc);
+        doc.select("body")
+            .text()
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    // Issue 12: a newsletter's `font-size:0` wrapper hid the whole page.
+    #[test]
+    fn a_zero_font_wrapper_hides_only_what_sets_no_size() {
+        let html = r#"<body><div style="font-size:0">
+            <div style="display:inline-block;font-size:16px">Shown</div>
+            <div style="font-size:0"> <span style="font-size:14px">Deep</span> </div>
+            <div style="font-size:0">Gone</div>
+            <div style="font-size:0"><b>Also gone</b></div>
+          </div><div style="font-size:0px">Tiny <i style="font-size:9px">x</i></div></body>"#;
+        assert_eq!(visible_text(html), "Shown Deep");
+    }
+
+    #[test]
+    fn nested_zero_fonts_stay_linear_and_hidden() {
+        let depth = 2_000;
+        let html = format!(
+            "<body>{}<span>leaf</span>{}<p>after</p></body>",
+            r#"<div style="font-size:0">"#.repeat(depth),
+            "</div>".repeat(depth)
+        );
+        assert_eq!(visible_text(&html), "after");
     }
 }

@@ -698,7 +698,7 @@ fn skip_attrs_noting(
 /// Whether an attribute (`name=value` text) is one nothing downstream reads
 /// and the parser may skip: event handlers and `data-*` attributes (a tenth
 /// of a typical page's bytes), except those that name images, code
-/// languages or paywalls.
+/// languages, paywalls or a post's own URL.
 fn droppable_attr(attr: &[u8]) -> bool {
     let name_end = attr
         .iter()
@@ -713,7 +713,17 @@ fn droppable_attr(attr: &[u8]) -> bool {
     }
     let rest = name[5..].to_ascii_lowercase();
     ![
-        "src", "lang", "paywall", "testid", "lazy", "original", "url", "img", "image",
+        "src",
+        "lang",
+        "paywall",
+        "testid",
+        "lazy",
+        "original",
+        "url",
+        "img",
+        "image",
+        // A post's own URL on infinite-scroll pages (own_article.rs).
+        "permalink",
     ]
     .iter()
     .any(|k| memchr::memmem::find(&rest, k.as_bytes()).is_some())

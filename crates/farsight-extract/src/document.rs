@@ -123,6 +123,22 @@ pub struct Metadata {
     pub canonical_url: Option<String>,
 }
 
+/// Why an answer holds little or nothing of its page (see
+/// [`Document::shortfall`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub enum Shortfall {
+    /// The page's HTML holds almost nothing but its title: a notice ("please
+    /// update your browser"), a form's hint, a title alone.
+    NoMainContent,
+    /// As [`Shortfall::NoMainContent`], and the page shows that scripts
+    /// build it in the browser: an empty application root beside a script
+    /// bundle, a framework's state (`__NEXT_DATA__`), a `<noscript>` asking
+    /// for JavaScript.
+    BuiltByScripts,
+}
+
 /// A link found in the page.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Link {
@@ -149,8 +165,12 @@ pub struct Document {
     pub selector_matched: Option<bool>,
     /// Why the selector could not be used (invalid syntax), when so.
     pub selector_error: Option<String>,
-    /// The page holds no main content, probably because it needs JavaScript.
-    pub likely_needs_javascript: bool,
+    /// Why the content holds little or nothing of the page (almost no words
+    /// besides the title), when so: no main content in the page's HTML, or
+    /// a page that scripts build in the browser. `None` for content, and
+    /// for a selector's matches.
+    #[serde(default)]
+    pub shortfall: Option<Shortfall>,
     /// The page appears to be behind a paywall.
     pub paywalled: bool,
     /// Extraction reached its deadline: the content is what was read by then

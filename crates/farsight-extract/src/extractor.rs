@@ -10,13 +10,13 @@ use crate::render::{self, RenderOptions};
 use crate::url_util::Resolver;
 use crate::{
     Document, ExtractOptions, Format, boilerplate, clean, content, depth, kind, links, metadata,
-    passes, paywall, sanitize,
+    own_article, passes, paywall, sanitize, shortfall,
 };
 
 /// Extracts the main content (or the selector's matches) of `html`.
 ///
-/// Never panics and never fails: a page without content gives an empty
-/// `content` and `likely_needs_javascript`.
+/// Never panics and never fails: a page without content gives little or
+/// no `content` and a [`Document::shortfall`] that says why.
 pub fn extract(html: &str, options: &ExtractOptions) -> Document {
     let deadline = Deadline::new(options.deadline);
     let mut out = extract_within(html, options, &deadline);
@@ -25,6 +25,9 @@ pub fn extract(html: &str, options: &ExtractOptions) -> Document {
 }
 
 fn extract_within(html: &str, options: &ExtractOptions, deadline: &Deadline) -> Document {
+    // The page as it came, for the evidence of scripts that the pre-parse
+    // pass empties (`<noscript>`, inline state).
+    let raw = html;
     let html = depth::prepare(html, depth::MAX_DEPTH, options.format != Format::Html);
     let html: &str = &html;
     let dom = crate::parse::parse(html);
@@ -63,6 +66,10 @@ fn extract_within(html: &str, options: &ExtractOptions, deadline: &Deadline) -> 
     }
 
     let kind = kind::classify(&dom, &facts, options.base_url.as_deref());
+    // Infinite-scroll pages append other posts: only this page's own stays.
+    if !kind.discussion {
+        own_article::keep_own(&dom, &facts, options.base_url.as_deref(), &resolver);
+    }
     // Out of time before choosing the content: the body as it is, for as
     // long as the fallback grace allows.
     if deadline.expired() {
@@ -92,7 +99,13 @@ fn extract_within(html: &str, options: &ExtractOptions, deadline: &Deadline) -> 
         keep_heading(&mut out.content, h1, options.format);
     }
     let chars = out.content.chars().count();
-    out.likely_needs_javascript = out.content.trim().is_empty();
+    out.shortfall = shortfall::judge(
+        &out.content,
+        options.format,
+        out.title.as_deref(),
+        facts.h1.as_deref(),
+        raw,
+    );
     out.paywalled = signals.paywalled(facts.not_free, chars);
     out
 }

@@ -17,8 +17,10 @@
 #![deny(missing_docs)]
 
 mod boilerplate;
+mod byline;
 mod cards;
 mod clean;
+mod consent;
 mod content;
 pub mod date;
 mod deadline;
@@ -32,6 +34,7 @@ mod inner;
 mod kind;
 mod links;
 mod metadata;
+mod own_article;
 mod parse;
 mod passage;
 mod passes;
@@ -41,12 +44,13 @@ mod region;
 mod render;
 mod sanitize;
 mod selector;
+mod shortfall;
 mod table;
 mod threads;
 mod trailing;
 mod url_util;
 
-pub use document::{Document, Engine, ExtractOptions, Format, Link, Metadata};
+pub use document::{Document, Engine, ExtractOptions, Format, Link, Metadata, Shortfall};
 pub use extractor::extract;
 
 /// The depth the pre-parse pass caps elements at, for its fuzz target.

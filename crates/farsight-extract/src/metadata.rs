@@ -8,8 +8,14 @@
 use dom_query::{Document, NodeRef};
 use serde_json::Value;
 
+use crate::byline::{self, Mark};
 use crate::render::collapse_ws;
 use crate::{Metadata, date, paywall};
+
+/// Elements marked as an author that are read before the markup counts as
+/// naming none: author boxes and comment authors fail, and each read costs
+/// the element's text.
+const MAX_BYLINE_READS: usize = 8;
 
 /// What the page says about itself, plus signals for the extractor.
 #[derive(Debug, Default)]
@@ -51,6 +57,12 @@ struct LdFacts {
     headline: Option<String>,
     description: Option<String>,
     author: Option<String>,
+    /// The `@id`s an author given by reference points to (Yoast's
+    /// `"author": {"@id": "…#/schema/person/…"}`), read when no author is
+    /// named in place.
+    author_ids: Vec<String>,
+    /// Names of the objects that have an `@id`: the people referenced.
+    names_by_id: std::collections::HashMap<String, String>,
     date: Option<String>,
     site_name: Option<String>,
     language: Option<String>,
@@ -72,12 +84,23 @@ pub(crate) fn read(doc: &Document) -> PageFacts {
     let mut h1s = 0usize;
     let mut time = None;
     let mut paywall_marker = false;
+    let mut marked_author: Option<(Mark, String)> = None;
+    let mut byline_reads = 0usize;
 
     for n in doc.root().descendants_it() {
         let Some(name) = n.node_name() else {
             continue;
         };
         paywall_marker = paywall_marker || n.query_or(false, paywall::is_marker);
+        if byline_reads < MAX_BYLINE_READS
+            && let Some(mark) = byline::mark_of(&n)
+            && marked_author.as_ref().is_none_or(|(m, _)| mark < *m)
+        {
+            byline_reads += 1;
+            if let Some(name) = byline::name_of(&n, mark) {
+                marked_author = Some((mark, name));
+            }
+        }
         match &*name {
             "html" if html_lang.is_none() => html_lang = n.attr("lang").map(|s| s.to_string()),
             "script" => {
@@ -139,11 +162,14 @@ pub(crate) fn read(doc: &Document) -> PageFacts {
             "twitter:app:name:iphone",
         ])
     });
+    // JSON-LD, then `<meta>`, then the markup (see `byline.rs`).
     let author = ld
         .author
         .clone()
+        .or_else(|| ld.referenced_author())
         .or_else(|| get(&["author", "dc.creator", "sailthru.author", "parsely-author"]))
-        .or_else(|| get(&["article:author"]).filter(|a| !a.starts_with("http")));
+        .or_else(|| get(&["article:author"]).filter(|a| !a.starts_with("http")))
+        .or(marked_author.map(|(_, name)| name));
     let date = ld
         .date
         .as_deref()
@@ -237,7 +263,14 @@ fn names_of(v: &Value) -> Option<String> {
             let names: Vec<String> = a.iter().filter_map(names_of).collect();
             (!names.is_empty()).then(|| names.join(", "))
         }
-        Value::Object(o) => o.get("name").and_then(str_of),
+        Value::Object(o) => o.get("name").and_then(str_of).or_else(|| {
+            // A Person named in parts.
+            let part = |k: &str| o.get(k).and_then(str_of);
+            match (part("givenName"), part("familyName")) {
+                (Some(g), Some(f)) => Some(format!("{g} {f}")),
+                (g, f) => g.or(f),
+            }
+        }),
         Value::String(s) if !s.starts_with("http") => {
             Some(collapse_ws(s)).filter(|s| !s.is_empty())
         }
@@ -287,6 +320,9 @@ fn read_ld(v: &Value, ld: &mut LdFacts, depth: usize) {
             if let Some(g) = o.get("@graph") {
                 read_ld(g, ld, depth + 1);
             }
+            if let (Some(id), Some(name)) = (o.get("@id").and_then(Value::as_str), names_of(v)) {
+                ld.names_by_id.entry(id.to_owned()).or_insert(name);
+            }
             if type_is(v, |t| {
                 t == "WebSite" || t == "Organization" || t == "NewsMediaOrganization"
             }) {
@@ -321,10 +357,11 @@ fn read_ld(v: &Value, ld: &mut LdFacts, depth: usize) {
                 o.get("headline").or(o.get("name")).and_then(str_of),
             );
             set(&mut ld.description, o.get("description").and_then(str_of));
-            set(
-                &mut ld.author,
-                o.get("author").or(o.get("creator")).and_then(names_of),
-            );
+            let author = o.get("author").or(o.get("creator"));
+            set(&mut ld.author, author.and_then(names_of));
+            if ld.author.is_none() && ld.author_ids.is_empty() {
+                ld.author_ids = author.map(ids_of).unwrap_or_default();
+            }
             set(
                 &mut ld.date,
                 o.get("datePublished")
@@ -362,6 +399,33 @@ fn read_ld(v: &Value, ld: &mut LdFacts, depth: usize) {
             }
         }
         _ => {}
+    }
+}
+
+/// The `@id`s of an author given by reference: an object or an array of
+/// them.
+fn ids_of(v: &Value) -> Vec<String> {
+    match v {
+        Value::Array(a) => a.iter().flat_map(ids_of).collect(),
+        Value::Object(o) => o
+            .get("@id")
+            .and_then(Value::as_str)
+            .map(|id| vec![id.to_owned()])
+            .unwrap_or_default(),
+        _ => Vec::new(),
+    }
+}
+
+impl LdFacts {
+    /// The names of the author's `@id`s, once every JSON-LD block is read
+    /// (the Person may come after the article in the graph).
+    fn referenced_author(&self) -> Option<String> {
+        let names: Vec<&str> = self
+            .author_ids
+            .iter()
+            .filter_map(|id| self.names_by_id.get(id).map(String::as_str))
+            .collect();
+        (!names.is_empty()).then(|| names.join(", "))
     }
 }
 

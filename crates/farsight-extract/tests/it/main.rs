@@ -5,6 +5,7 @@ mod behaviour;
 mod deadline;
 mod hostile_text;
 mod output_bounds;
+mod page_defects;
 mod properties;
 mod snapshots;
 mod whole_web;

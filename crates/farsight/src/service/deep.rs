@@ -160,7 +160,8 @@ async fn read_page(
         PageKind::Text => page.text,
     };
     if text.trim().is_empty() {
-        // An empty extraction is almost always a page rendered by JavaScript.
+        // Nothing readable in the page's HTML (often a page built by
+        // scripts): nothing to select passages from.
         return Err(ErrorKind::NoContent);
     }
     Ok(text)

@@ -4,7 +4,7 @@
 
 use std::time::{Duration, Instant};
 
-use farsight_extract::{Document, ExtractOptions};
+use farsight_extract::{Document, ExtractOptions, Shortfall};
 
 /// The extractor is asked to stop this long before the call must answer:
 /// enough for its fallback (rendering what it has, 200 ms) and for the
@@ -50,7 +50,7 @@ pub async fn extract_document(html: String, options: ExtractOptions) -> Document
         Err(e) => {
             tracing::error!("the extractor failed on a page: {e}");
             Document {
-                likely_needs_javascript: true,
+                shortfall: Some(Shortfall::NoMainContent),
                 ..Document::default()
             }
         }

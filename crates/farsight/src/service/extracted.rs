@@ -25,7 +25,7 @@ pub(crate) const NAMESPACE: &str = "document";
 /// other output for the same page (a new rule, a fixed bug) or [`Document`]
 /// changes shape: a farsight never reads an entry that another version of the
 /// extractor wrote. The package version is in the key as well, for releases.
-const FORMAT_VERSION: u32 = 1;
+const FORMAT_VERSION: u32 = 2;
 
 /// Everything that determines a document besides the page itself: the key of
 /// its cache entry, built from the extractor's own options (all of them: an

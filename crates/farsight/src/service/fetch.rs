@@ -2,7 +2,7 @@
 
 use std::time::Instant;
 
-use farsight_extract::{Document, ExtractOptions};
+use farsight_extract::{Document, ExtractOptions, Shortfall};
 use farsight_net::{FetchOptions, Page, PageKind};
 use farsight_search::ErrorKind;
 
@@ -12,8 +12,11 @@ use super::model::{FetchLink, FetchMetadata, FetchRequest, FetchResponse, FetchS
 use super::window::window;
 use super::{CallOptions, Service};
 
-const NEEDS_JAVASCRIPT: &str = "No readable content was found in the page's HTML; it likely \
-     needs JavaScript to render, which farsight does not run. Try another source for the same \
+const BUILT_BY_SCRIPTS: &str = "The page's HTML holds almost no content: the page is built by \
+     JavaScript in the browser (an empty application shell), which farsight does not run. Try \
+     another source for the same information.";
+const NO_MAIN_CONTENT: &str = "No main content was found in the page's HTML: it holds little \
+     besides its title (a notice, a form, a heading alone). Try another source for the same \
      information.";
 const PAYWALLED: &str = "Content appears to be behind a paywall";
 
@@ -161,10 +164,13 @@ fn document_response(
             };
         }
         status = FetchStatus::Partial;
-        notes.push(NEEDS_JAVASCRIPT.to_owned());
+        notes.push(shortfall_note(doc.shortfall).to_owned());
     } else if doc.paywalled {
         status = FetchStatus::Partial;
         notes.push(PAYWALLED.to_owned());
+    } else if doc.shortfall.is_some() {
+        status = FetchStatus::Partial;
+        notes.push(shortfall_note(doc.shortfall).to_owned());
     }
     if let Some(selector) = &request.selector {
         match (&doc.selector_error, doc.selector_matched) {
@@ -210,6 +216,16 @@ fn document_response(
     response.status = status;
     response.message = (!notes.is_empty()).then(|| notes.join(" "));
     response
+}
+
+/// Why an answer holds almost nothing, as the extractor found it; an empty
+/// answer it gave no reason for (a selector's empty matches, a failed
+/// extraction) has no main content either.
+fn shortfall_note(shortfall: Option<Shortfall>) -> &'static str {
+    match shortfall {
+        Some(Shortfall::BuiltByScripts) => BUILT_BY_SCRIPTS,
+        _ => NO_MAIN_CONTENT,
+    }
 }
 
 fn text_response(
@@ -374,11 +390,42 @@ pub(crate) mod tests {
         assert_eq!(crate::service::extracted::runs::count(&url), 3);
     }
 
+    // Issue 12: every empty answer claimed the page needed JavaScript, and
+    // almost no content was a success.
     #[test]
-    fn empty_content_is_partial_and_says_javascript() {
-        let r = document_response("u".into(), doc(" "), &FetchRequest::new("u"), false);
+    fn almost_no_content_is_partial_with_the_extractors_reason() {
+        let with = |content: &str, why: Option<Shortfall>| {
+            let mut d = doc(content);
+            d.shortfall = why;
+            document_response("u".into(), d, &FetchRequest::new("u"), false)
+        };
+        let r = with("", Some(Shortfall::BuiltByScripts));
         assert_eq!(r.status, FetchStatus::Partial);
-        assert!(r.message.unwrap().contains("JavaScript"));
+        assert_eq!(r.message.as_deref(), Some(BUILT_BY_SCRIPTS));
+        for (content, why) in [
+            (" ", None),
+            ("", Some(Shortfall::NoMainContent)),
+            (
+                "Please update your browser.",
+                Some(Shortfall::NoMainContent),
+            ),
+        ] {
+            let r = with(content, why);
+            assert_eq!(r.status, FetchStatus::Partial, "{content:?}");
+            let m = r.message.unwrap();
+            assert_eq!(m, NO_MAIN_CONTENT);
+            assert!(!m.contains("JavaScript"), "{m}");
+        }
+        let r = with(
+            "Please update your browser.",
+            Some(Shortfall::BuiltByScripts),
+        );
+        assert_eq!(r.content.as_deref(), Some("Please update your browser."));
+        assert_eq!(r.message.as_deref(), Some(BUILT_BY_SCRIPTS));
+        assert_eq!(
+            with("A page of content.", None).status,
+            FetchStatus::Success
+        );
     }
 
     #[test]
