@@ -202,35 +202,7 @@ fn is_label(part: &str) -> bool {
         || lower
             .split(|c: char| !c.is_alphanumeric())
             .filter(|w| !w.is_empty())
-            .all(is_calendar_word)
-}
-
-/// A day or month name or its abbreviation, in English.
-fn is_calendar_word(w: &str) -> bool {
-    const NAMES: [&str; 19] = [
-        "monday",
-        "tuesday",
-        "wednesday",
-        "thursday",
-        "friday",
-        "saturday",
-        "sunday",
-        "january",
-        "february",
-        "march",
-        "april",
-        "may",
-        "june",
-        "july",
-        "august",
-        "september",
-        "october",
-        "november",
-        "december",
-    ];
-    NAMES
-        .iter()
-        .any(|n| *n == w || (w.len() >= 3 && n.starts_with(w) && w.len() <= 4))
+            .all(crate::date::is_calendar_word)
 }
 
 /// `text` without a leading "By", "Written by", "Posted by", "Author:".

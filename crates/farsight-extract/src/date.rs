@@ -267,6 +267,12 @@ fn month(word: &str) -> Option<u32> {
         .map(|i| i as u32 + 1)
 }
 
+/// A day or month name or its abbreviation, in English and lower case
+/// ("sat", "sept", "august"): a byline's date words are not a name.
+pub(crate) fn is_calendar_word(word: &str) -> bool {
+    month(word).is_some() || is_weekday(word)
+}
+
 fn is_weekday(word: &str) -> bool {
     const NAMES: [&str; 7] = [
         "monday",
