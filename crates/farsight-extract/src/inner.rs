@@ -12,6 +12,7 @@ use crate::fasthash::FastMap;
 use dom_query::{Document, NodeData, NodeId, NodeRef};
 
 use crate::content::PageKind;
+use crate::density;
 
 /// Class/id fragments of captions, credits and media boxes.
 const CAPTION: [&str; 4] = ["caption", "credit", "slidecount", "gallery"];
@@ -212,15 +213,25 @@ pub(crate) fn clean(doc: &Document, roots: &[NodeId], kind: PageKind) {
                 s.text < cap(1200)
             }
             _ if has(&META) && kind.article && !kind.discussion => s.text < cap(200),
-            "p" | "div" | "ul" | "section" => {
+            "p" | "div" | "ul" | "section" if !density::links_are_content(n, &name) => {
                 // A run of two or more links with a label ("Don't miss:
                 // A, B, C") inside the text; off articles and products (whose
                 // rows are "you may also like"), not one of a row of alike
                 // blocks, which is a listing's entry (an issue's title,
-                // labels and author are all links).
+                // labels and author are all links). A list is judged by its
+                // own items, as link pruning judges it.
+                let (text, link) = if &*name == "ul" {
+                    let (t, l) = density::sub_lists(n, |id| {
+                        let s = size(id);
+                        (s.text, s.link)
+                    });
+                    (s.text - t, s.link - l)
+                } else {
+                    (s.text, s.link)
+                };
                 s.links >= 2
-                    && s.link * 10 >= s.text * 7
-                    && s.text < cap(600)
+                    && link * 10 >= text * 7
+                    && text < cap(600)
                     && (kind.article || kind.product || !in_row(n))
             }
             _ => false,

@@ -1,0 +1,57 @@
+//! Markup conventions of many sites that the extraction used to lose
+//! (issue #12, "Defects found on real pages"): each on a hand-written
+//! page, checked in text and in Markdown.
+
+use farsight_extract::Format;
+
+use crate::run;
+
+/// Text and Markdown of a page of `test-data/`.
+fn both(name: &str) -> (String, String) {
+    (
+        run(name, Format::Text).content,
+        run(name, Format::Markdown).content,
+    )
+}
+
+fn assert_contains(out: &str, wanted: &[&str]) {
+    for w in wanted {
+        assert!(out.contains(w), "missing {w:?} in:\n{out}");
+    }
+}
+
+// Issue #12: a block whose text is entirely a link was deleted with its
+// content: a data table's cells and header, an infobox value, a list
+// item's sub-list of links together with the item's prose.
+#[test]
+fn links_in_data_cells_and_under_list_prose_are_kept() {
+    let (text, md) = both("link-cells.html");
+    assert_contains(
+        &text,
+        &[
+            "Longest river | Aire",
+            "Mouth | River Ouse",
+            "River | Length | Town",
+            "Aire | 114 km | Airmyn",
+            "Nidd | 87 km | Nun Monkton",
+            "- Becks that join the Aire above Leeds:\n  - Calder",
+            "- The Wharfe is the fastest",
+            "  - The Strid",
+        ],
+    );
+    assert_contains(
+        &md,
+        &[
+            "| Longest river | [Aire](https://example.com/rivers/aire) |",
+            "| [River](https://example.com/articles/page.html?sort=name) | \
+             [Length](https://example.com/articles/page.html?sort=length) | \
+             [Town](https://example.com/articles/page.html?sort=town) |\n| --- | --- | --- |",
+            "| [Wharfe](https://example.com/rivers/wharfe) | 105 km | \
+             [Cawood](https://example.com/towns/cawood) |",
+            "- Becks that join the Wharfe:\n  - [Washburn](https://example.com/becks/washburn)",
+            "  - [Bridges of the Aire](https://example.com/rivers/aire/bridges)",
+        ],
+    );
+    // The page's navigation is still a link list, and still goes.
+    assert!(!text.contains("About"), "{text}");
+}
