@@ -30,6 +30,7 @@ mod extractor;
 mod fasthash;
 mod inner;
 mod links;
+mod math;
 mod metadata;
 mod parse;
 mod passage;

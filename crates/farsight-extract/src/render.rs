@@ -7,6 +7,7 @@ use crate::deadline::Deadline;
 use dom_query::NodeRef;
 
 use crate::escape;
+use crate::math;
 use crate::table;
 use crate::url_util::Resolver;
 
@@ -114,7 +115,6 @@ pub(crate) fn is_skipped(name: &str) -> bool {
             | "object"
             | "embed"
             | "svg"
-            | "math"
             | "canvas"
             | "head"
             | "title"
@@ -395,6 +395,7 @@ impl<'o, 'a> Writer<'o, 'a> {
             "code" | "kbd" | "samp" | "tt" => self.code_inline(node),
             "a" => self.link(node),
             "img" => self.image(node),
+            "math" => self.math(node),
             "dt" => {
                 self.block_start(2);
                 self.wrap_inline(node, "**");
@@ -443,6 +444,12 @@ impl<'o, 'a> Writer<'o, 'a> {
                 continue;
             };
             if is_skipped(&n) {
+                continue;
+            }
+            if &*n == "math" {
+                if let Some(f) = math::formula(&d) {
+                    self.text(&f.text);
+                }
                 continue;
             }
             if is_block(&n) || &*n == "br" {
@@ -582,6 +589,31 @@ impl<'o, 'a> Writer<'o, 'a> {
             escape_url(&src)
         ));
         self.space = true;
+    }
+
+    /// A formula (see `math.rs`): TeX between `$` signs in Markdown (`$$`
+    /// on a line of its own for a displayed one), its words otherwise.
+    fn math(&mut self, node: &NodeRef<'_>) {
+        let Some(f) = math::formula(node) else {
+            return;
+        };
+        let display = math::is_display(node);
+        if self.opts.markdown && f.tex {
+            let tex = math::markdown_tex(&f.text);
+            if display {
+                self.raw_block(&format!("${tex}$"), 2);
+            } else {
+                self.raw_inline(&tex);
+            }
+            return;
+        }
+        if display {
+            self.block_start(2);
+        }
+        self.text(&f.text);
+        if display {
+            self.block_start(2);
+        }
     }
 
     fn list(&mut self, node: &NodeRef<'_>, ordered: bool) {

@@ -55,3 +55,31 @@ fn links_in_data_cells_and_under_list_prose_are_kept() {
     // The page's navigation is still a link list, and still goes.
     assert!(!text.contains("About"), "{text}");
 }
+
+// Issue #12: MathML was dropped, leaving gaps in sentences.
+#[test]
+fn mathml_is_read_inline() {
+    let (text, md) = both("math.html");
+    assert_contains(
+        &text,
+        &[
+            "circle of radius r into thin rings",
+            "a strip of length 2πr and small width",
+            "so the area is \\pi r^2 as every pupil learns",
+            "with the radius squared:\n\nA=\\pi r^{2}\n\nArchimedes",
+            "found that 3 + 10/71 < \\pi < 3 + 1/7 holds",
+        ],
+    );
+    assert_contains(
+        &md,
+        &[
+            "circle of radius r into thin rings",
+            "so the area is $\\pi r^2$ as every pupil learns",
+            "with the radius squared:\n\n$$A=\\pi r^{2}$$\n\nArchimedes",
+            "found that $3 + 10/71 \\lt \\pi \\lt 3 + 1/7$ holds",
+        ],
+    );
+    let html = run("math.html", Format::Html).content;
+    assert_contains(&html, &["the area is <code>\\pi r^2</code> as"]);
+    assert!(!html.contains("<math"), "{html}");
+}
