@@ -14,8 +14,31 @@ use dom_query::{Document, NodeData, NodeId, NodeRef};
 use crate::content::PageKind;
 use crate::density;
 
-/// Class/id fragments of captions, credits and media boxes.
-const CAPTION: [&str; 4] = ["caption", "credit", "slidecount", "gallery"];
+/// Class/id fragments of what sits beside an image without describing it:
+/// photo credits, slide counters ("3 of 12") and slideshow widgets, whose
+/// every caption comes twice or more (once per size, "more"/"less",
+/// "Caption", "Close"). A figure's caption is content (issue #12).
+const CREDIT: [&str; 4] = ["credit", "slidecount", "slide-count", "gallery"];
+/// Labels that start a photo credit inside a caption's text ("…
+/// stretch. Photo: Example News", "… Hong Kong (Image: GETTY)"): the credit
+/// is cut from there, the caption kept.
+const CREDIT_LABELS: [&str; 12] = [
+    "AP Photo",
+    "Photo:",
+    "Photograph:",
+    "Photo by ",
+    "Photos:",
+    "Image:",
+    "Image Source:",
+    "Picture:",
+    "Credit:",
+    "Credit…",
+    "Credit...",
+    "Illustration:",
+];
+/// Words that start a credit when they start a text node of a caption: the
+/// New York Times' "Credit", "© Amazon", "Getty", "Courtesy of …".
+const CREDIT_STARTS: [&str; 6] = ["Credit", "©", "Getty", "Courtesy", "Photo illustration", "Source:"];
 /// Class/id fragments of short metadata blocks (bylines, dates, tags).
 const META: [&str; 17] = [
     "byline",
@@ -122,7 +145,13 @@ const BUY_BOX_WORDS: [&str; 11] = [
 ];
 /// Class fragments of text for screen readers only, whatever the prefix
 /// (Etsy's `wt-screen-reader-only`, `tribe-common-a11y-visual-hide`).
-const SCREEN_READER: [&str; 3] = ["screen-reader", "a11y-visual-hide", "sr-only"];
+/// The BBC's `off-screen` ("Image caption" before each caption) too.
+const SCREEN_READER: [&str; 4] = [
+    "screen-reader",
+    "a11y-visual-hide",
+    "sr-only",
+    "off-screen",
+];
 /// Whole class words of ads and calls to action.
 const AD_WORDS: [&str; 6] = ["ad", "ads", "advert", "advertisement", "sponsored", "cta"];
 
@@ -154,6 +183,7 @@ pub(crate) fn clean(doc: &Document, roots: &[NodeId], kind: PageKind) {
     let is_root: std::collections::HashSet<NodeId> = roots.iter().copied().collect();
     let mut doomed: Vec<NodeRef<'_>> = Vec::new();
     let mut strip_text: Vec<NodeRef<'_>> = Vec::new();
+    let mut captions: Vec<NodeRef<'_>> = Vec::new();
     for n in &order {
         if is_root.contains(&n.id) {
             continue;
@@ -178,9 +208,16 @@ pub(crate) fn clean(doc: &Document, roots: &[NodeId], kind: PageKind) {
         };
 
         let remove = match &*name {
-            // A quote's attribution ("Amara Osei, Head of Platform") is
-            // what the testimonial says, not an image credit.
-            "figcaption" => !n.parent().is_some_and(|f| has_any(&f, &["blockquote"])),
+            // A caption says what the image shows: it stays, without a
+            // credit line at its end.
+            // A caption that is a link is a promotion ("Subscribe to our
+            // sister title"), not a description.
+            "figcaption" if s.link * 2 > s.text => true,
+            "figcaption" if !in_slideshow(n) => {
+                captions.push(*n);
+                false
+            }
+            "figcaption" => true,
             // Form captions whose controls are gone ("Size", "Quantity").
             "label" | "legend" => s.text < cap(80),
             "fieldset" => s.text < cap(200),
@@ -203,11 +240,20 @@ pub(crate) fn clean(doc: &Document, roots: &[NodeId], kind: PageKind) {
                 s.text < cap(600)
             }
             _ if class_words().any(|w| AD_WORDS.contains(&w)) => s.text < cap(300),
-            // Off articles, only next to an image: `text-caption` and
-            // `caption-large` are also type sizes (Etsy's and Shopify's
-            // listing titles). An article's gallery keeps its captions
-            // after its images have gone.
-            _ if has(&CAPTION) && (kind.article || near_media(n)) => s.text < cap(600),
+            // Off articles, only next to an image: `credit` is a word of
+            // other things too (a loan's credit terms on a product page).
+            _ if has(&CREDIT) && (kind.article || near_media(n)) => s.text < cap(600),
+            // A slideshow's captions come once per slide size and with
+            // their toggles ("Caption", "Close", "more"): its caption
+            // boxes go whole.
+            _ if has(&["caption"]) && in_slideshow(n) => s.text < cap(600),
+            // WordPress's caption paragraph (`wp-caption-text`) and its
+            // block editor's (`wp-element-caption`) are a figcaption.
+            _ if is_caption(n) && s.link * 2 > s.text => true,
+            _ if is_caption(n) => {
+                captions.push(*n);
+                false
+            }
             _ if has(&TEASER) => s.text < cap(1500),
             _ if has(&["author-bio", "author-box", "about-author", "author-details"]) => {
                 s.text < cap(1200)
@@ -250,14 +296,98 @@ pub(crate) fn clean(doc: &Document, roots: &[NodeId], kind: PageKind) {
             doomed.push(*n);
         }
     }
+    // A figure's text beside its media ("Enlarge", "Image 1 of 5", a
+    // credit) goes; its caption stays.
     for n in strip_text {
-        let texts: Vec<NodeRef<'_>> = n.descendants_it().filter(|d| d.is_text()).collect();
+        let texts: Vec<NodeRef<'_>> = n
+            .descendants_it()
+            .filter(|d| d.is_text() && !d.ancestors_it(None).take_while(|a| a.id != n.id).any(|a| is_caption(&a)))
+            .collect();
         for t in texts {
             t.remove_from_parent();
         }
     }
+    // A caption said twice (a template's placeholder under every image)
+    // is said once.
+    let mut seen = std::collections::HashSet::new();
+    let ids: std::collections::HashSet<NodeId> = captions.iter().map(|c| c.id).collect();
+    for c in captions {
+        // A caption inside a caption (`wp-caption` around
+        // `wp-caption-text`) is read with the outer one.
+        if c.ancestors_it(None).any(|a| ids.contains(&a.id)) {
+            continue;
+        }
+        cut_credit(&c);
+        let text = crate::render::collapse_ws(&c.text());
+        if !text.is_empty() && !seen.insert(text) {
+            doomed.push(c);
+        }
+    }
     for n in doomed {
         n.remove_from_parent();
+    }
+}
+
+/// A caption: `<figcaption>`, or an element whose class says so
+/// (`wp-caption-text`, `wp-element-caption`, `image-caption`) that is not a
+/// caption's toggle ("Hide caption").
+fn is_caption(n: &NodeRef<'_>) -> bool {
+    if n.node_name().as_deref() == Some("figcaption") {
+        return true;
+    }
+    let class = n.attr("class").unwrap_or_default().to_ascii_lowercase();
+    class
+        .split_ascii_whitespace()
+        .any(|w| w.ends_with("caption") || w.ends_with("caption-text"))
+        && !class.contains("toggle")
+}
+
+/// Whether `n` is inside a slideshow widget (its class or id says
+/// `gallery`, `slideshow` or `carousel`).
+fn in_slideshow(n: &NodeRef<'_>) -> bool {
+    n.ancestors_it(None).any(|a| {
+        ["class", "id"].iter().any(|k| {
+            a.attr(k).is_some_and(|v| {
+                let v = v.to_ascii_lowercase();
+                ["gallery", "slideshow", "carousel"]
+                    .iter()
+                    .any(|w| v.contains(w))
+            })
+        })
+    })
+}
+
+/// Cuts a photo credit from a caption: from the first text where one
+/// starts (see [`CREDIT_LABELS`], [`CREDIT_STARTS`]) to the caption's end.
+fn cut_credit(caption: &NodeRef<'_>) {
+    let texts: Vec<NodeRef<'_>> = caption.descendants_it().filter(|d| d.is_text()).collect();
+    let mut cut = false;
+    for t in texts {
+        if cut {
+            t.remove_from_parent();
+            continue;
+        }
+        t.update(|node| {
+            let NodeData::Text { contents } = &mut node.data else {
+                return;
+            };
+            let starts = contents.trim_start();
+            let at = if CREDIT_STARTS.iter().any(|w| starts.starts_with(w)) {
+                Some(0)
+            } else {
+                CREDIT_LABELS
+                    .iter()
+                    .filter_map(|l| contents.find(l))
+                    .min()
+            };
+            if let Some(at) = at {
+                // "… Hong Kong (Image: GETTY)": the bracket goes too.
+                let kept = contents[..at].trim_end().trim_end_matches(['(', '[']);
+                let kept = kept.trim_end().to_string();
+                *contents = kept.into();
+                cut = true;
+            }
+        });
     }
 }
 

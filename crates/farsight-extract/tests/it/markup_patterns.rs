@@ -83,3 +83,26 @@ fn mathml_is_read_inline() {
     assert_contains(&html, &["the area is <code>\\pi r^2</code> as"]);
     assert!(!html.contains("<math"), "{html}");
 }
+
+// Issue #12: image captions were dropped; they say what the image shows.
+// Credits and slide counters are not captions.
+#[test]
+fn captions_are_kept_without_credits_or_counters() {
+    let (text, md) = both("captions.html");
+    for out in [&text, &md] {
+        assert_contains(
+            out,
+            &[
+                "weather allowing.\n\nThe tower at dusk, seen from the landing stage \
+                 on the north side of the rock.\n\nThe last keepers",
+                "gales.\n\nA page of the keepers' log from the winter of 1962, when the \
+                 relief boat did not come for six weeks.\n\nThe log books",
+                "The relief boat in 1970.\n\nThe trust",
+            ],
+        );
+        // A slideshow's captions come with its controls: it goes whole.
+        for dropped in ["Skerry Trust", "2 of 5", "Photo:", "Storm over", "1 of 2"] {
+            assert!(!out.contains(dropped), "{dropped}: {out}");
+        }
+    }
+}
