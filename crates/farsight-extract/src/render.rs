@@ -467,7 +467,9 @@ impl<'o, 'a> Writer<'o, 'a> {
             return;
         }
         let level = name.as_bytes()[1] - b'0';
-        let s = if self.opts.markdown {
+        // A heading inside a table cell or caption is the line's words:
+        // `#` marks a heading only at the start of a line.
+        let s = if self.opts.markdown && !self.inline_only {
             format!(
                 "{} {}",
                 "#".repeat(level as usize),
@@ -633,10 +635,15 @@ impl<'o, 'a> Writer<'o, 'a> {
             2
         };
         let capped = self.at_indent_cap(width);
-        let mut items = Vec::new();
+        // Items as (marker, body), indented once all are known: a list
+        // written straight inside a list (`<ol><li>A</li><ol>…</ol></ol>`,
+        // as many editors and TOC generators write it) is a sub-list of the
+        // item before it, not an item of its own.
+        let mut items: Vec<(String, String)> = Vec::new();
         let mut n = start;
         for child in node.children_it(false) {
-            let is_li = child.node_name().as_deref() == Some("li");
+            let name = child.node_name();
+            let is_li = name.as_deref() == Some("li");
             let mut w = self.nested_sub(true, if capped { 0 } else { width });
             if is_li {
                 w.children(&child);
@@ -647,21 +654,53 @@ impl<'o, 'a> Writer<'o, 'a> {
             if body.is_empty() {
                 continue;
             }
+            if matches!(name.as_deref(), Some("ul" | "ol" | "menu"))
+                && let Some((_, prev)) = items.last_mut()
+            {
+                prev.push('\n');
+                prev.push_str(&body);
+                continue;
+            }
             let marker = if ordered && self.opts.markdown {
                 format!("{n}. ")
             } else {
                 "- ".to_string()
             };
             n = (n + 1).min(MAX_LIST_NUMBER);
-            items.push(if capped {
-                body
-            } else {
-                indent_item(&marker, &body)
-            });
+            items.push((marker, body));
         }
         if items.is_empty() {
             return;
         }
+        if self.inline_only {
+            // A list in a table cell: its items on the cell's one line,
+            // apart by `;` unless they end in punctuation of their own
+            // ("an optional caption,").
+            let mut line = String::new();
+            for (_, body) in items {
+                if !line.is_empty() {
+                    if !line.ends_with([',', ';', '.', ':']) {
+                        line.push(';');
+                    }
+                    line.push(' ');
+                }
+                line.push_str(&body.replace('\n', " "));
+            }
+            self.space = true;
+            self.raw_inline(&line);
+            self.space = true;
+            return;
+        }
+        let items: Vec<String> = items
+            .into_iter()
+            .map(|(marker, body)| {
+                if capped {
+                    body
+                } else {
+                    indent_item(&marker, &body)
+                }
+            })
+            .collect();
         let before = if self.tight { 1 } else { 2 };
         self.raw_block(&items.join("\n"), before);
         if self.tight {
@@ -713,6 +752,11 @@ impl<'o, 'a> Writer<'o, 'a> {
 
     pub(crate) fn markdown(&self) -> bool {
         self.opts.markdown
+    }
+
+    /// Whether this writer writes one line (a table cell, a heading).
+    pub(crate) fn inline_only(&self) -> bool {
+        self.inline_only
     }
 
     /// Renders `node`'s content on one line (for table cells).

@@ -1,5 +1,15 @@
 //! Tables: a grid that honours colspan and rowspan, written as a GFM table
 //! (or as blocks when the table only lays the page out).
+//!
+//! A data table stays a table whatever its cells hold: a key/value infobox
+//! (labels in `th` or short first cells) and a table with header cells keep
+//! their columns even when a value holds a list or a table of its own,
+//! which is flattened into the cell's one line. A one-column table of short
+//! cells (a list of stages under a "Stages" header) is a one-column table:
+//! as a list it would lose which row is the header, and the grid keeps the
+//! rows apart just as well. One-column tables of long or block content,
+//! and single cells, are boxes that lay the page out: their blocks are
+//! written as blocks.
 
 use dom_query::NodeRef;
 
@@ -16,8 +26,34 @@ struct Cell {
     header: bool,
 }
 
+/// A cell longer than this (in bytes of text) is a block of the page, not
+/// a value: its table lays the page out.
+const LONG_CELL: usize = 400;
+/// A one-column table's cells up to this long are values (a list of names
+/// or steps); longer ones are paragraphs laid out in a box.
+const SHORT_CELL: usize = 200;
+/// A key/value table's labels are at most this long ("Highest point").
+const LABEL: usize = 40;
+
 pub(crate) fn render_table(w: &mut Writer<'_, '_>, table: &NodeRef<'_>) {
     let rows = collect_rows(table);
+    if w.inline_only() && !rows.is_empty() {
+        // A table inside a table's cell (or a heading): its cells on the
+        // one line, rows apart by `;`, never lost.
+        let line: Vec<String> = rows
+            .iter()
+            .map(|r| {
+                r.iter()
+                    .map(|c| w.cell(c))
+                    .filter(|t| !t.is_empty())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .filter(|l| !l.is_empty())
+            .collect();
+        w.push_block(&line.join("; "));
+        return;
+    }
     if is_layout(table, &rows) {
         for row in &rows {
             for cell in row {
@@ -183,8 +219,29 @@ fn is_layout(table: &NodeRef<'_>, rows: &[Vec<NodeRef<'_>>]) -> bool {
     if rows.is_empty() {
         return false;
     }
+    let text_len = |c: &NodeRef<'_>| c.text().trim().len();
+    let long_cell = || rows.iter().flatten().any(|c| text_len(c) > LONG_CELL);
     if rows.iter().all(|r| r.len() <= 1) {
-        return true;
+        // A list of short values, not a box around the page.
+        let values = rows.len() >= 2
+            && rows
+                .iter()
+                .flatten()
+                .all(|c| text_len(c) <= SHORT_CELL && !has_blocks(c));
+        return !values;
+    }
+    // Header cells in the table's own rows, or labels beside values: data,
+    // whatever the values hold.
+    let headed = rows
+        .iter()
+        .flatten()
+        .any(|c| c.node_name().as_deref() == Some("th"));
+    let key_value = rows.len() >= 2
+        && rows
+            .iter()
+            .all(|r| r.len() == 2 && text_len(&r[0]) <= LABEL && !has_blocks(&r[0]));
+    if (headed || key_value) && !long_cell() {
+        return false;
     }
     let nested = table.descendants_it().any(|d| {
         matches!(
@@ -201,6 +258,29 @@ fn is_layout(table: &NodeRef<'_>, rows: &[Vec<NodeRef<'_>>]) -> bool {
         .filter(|c| c.text().len() > 400)
         .count();
     long_cells > 0 && rows.len() < 3
+}
+
+/// Whether a cell holds blocks (paragraphs, lists, tables, headings) of
+/// its own rather than a value.
+fn has_blocks(cell: &NodeRef<'_>) -> bool {
+    cell.descendants_it().any(|d| {
+        matches!(
+            d.node_name().as_deref(),
+            Some(
+                "p" | "table"
+                    | "ul"
+                    | "ol"
+                    | "pre"
+                    | "blockquote"
+                    | "h1"
+                    | "h2"
+                    | "h3"
+                    | "h4"
+                    | "h5"
+                    | "h6"
+            )
+        )
+    })
 }
 
 fn span(cell: &NodeRef<'_>, attr: &str, max: usize) -> usize {

@@ -106,3 +106,56 @@ fn captions_are_kept_without_credits_or_counters() {
         }
     }
 }
+
+// Issue #12: a key/value infobox came out as separate lines, a one-column
+// table and a table nested in a cell as paragraphs.
+#[test]
+fn infoboxes_and_one_column_tables_stay_tables() {
+    let (text, md) = both("infobox.html");
+    assert_contains(
+        &md,
+        &[
+            "| Pennine Way |  |\n| --- | --- |\n| Length | 268 miles |\n\
+             | Start | [Edale](https://example.com/edale) |\n| End | Kirk Yetholm |\n\
+             | Counties | Derbyshire; West Yorkshire; Northumberland |\n\
+             | Highest point | Cross Fell 893 m |",
+            // No header cells, labels beside values: still two columns.
+            "|  |  |\n| --- | --- |\n| Waymarked | 1965 |\n| Managed by | Natural England |",
+            "| Stages |\n| --- |\n| Edale to Crowden |\n| Crowden to Standedge |\n\
+             | Standedge to Hebden Bridge |",
+        ],
+    );
+    assert_contains(
+        &text,
+        &[
+            "Length | 268 miles\nStart | Edale\nEnd | Kirk Yetholm\n\
+             Counties | Derbyshire; West Yorkshire; Northumberland\nHighest point | Cross Fell 893 m",
+            "Waymarked | 1965\nManaged by | Natural England",
+            "Stages\nEdale to Crowden\nCrowden to Standedge",
+        ],
+    );
+}
+
+// Issue #12: a table of contents' nested lists lost their depth, above all
+// lists written straight inside a list (`<ol><li>A</li><ol>…</ol></ol>`).
+#[test]
+fn nested_lists_keep_their_depth() {
+    let opts = |format| {
+        farsight_extract::ExtractOptions::new(format)
+            .base_url("https://example.com/pennine-way")
+            .selector(".toc")
+    };
+    let page = crate::page("infobox.html");
+    let md = farsight_extract::extract(&page, &opts(Format::Markdown)).content;
+    assert_eq!(
+        md,
+        "1. History\n   1. Opening\n   2. Erosion\n      - Paving\n2. Route\n   1. South\n      \
+         1. Edale\n   2. North\n3. Access",
+    );
+    let text = farsight_extract::extract(&page, &opts(Format::Text)).content;
+    assert_eq!(
+        text,
+        "- History\n  - Opening\n  - Erosion\n    - Paving\n- Route\n  - South\n    - Edale\n  \
+         - North\n- Access",
+    );
+}
