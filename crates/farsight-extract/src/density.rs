@@ -154,8 +154,7 @@ fn prune(doc: &Document, roots: &[NodeId], stats: &FastMap<NodeId, Stats>) {
             if matches!(
                 &*name,
                 "ul" | "ol" | "div" | "section" | "table" | "p" | "aside"
-            ) && !links_are_content(&d, &name)
-            {
+            ) {
                 let s = st(&d.id);
                 // A list is judged by its own items: the sub-lists of items
                 // with prose are kept with them (see `links_are_content`).
@@ -171,7 +170,7 @@ fn prune(doc: &Document, roots: &[NodeId], stats: &FastMap<NodeId, Stats>) {
                     _ => (s.text as usize, s.link as usize),
                 };
                 let link_heavy = text > 0 && (link as f32 / text as f32) > 0.6;
-                if link_heavy && (&*name != "p" || text < 80) {
+                if link_heavy && (&*name != "p" || text < 80) && !links_are_content(&d, &name) {
                     doomed.push(d.id);
                 }
             }

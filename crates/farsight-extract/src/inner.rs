@@ -18,7 +18,13 @@ use crate::density;
 /// photo credits, slide counters ("3 of 12") and slideshow widgets, whose
 /// every caption comes twice or more (once per size, "more"/"less",
 /// "Caption", "Close"). A figure's caption is content (issue #12).
-const CREDIT: [&str; 4] = ["credit", "slidecount", "slide-count", "gallery"];
+const CREDIT: [&str; 5] = [
+    "credit",
+    "image-copyright",
+    "slidecount",
+    "slide-count",
+    "gallery",
+];
 /// Labels that start a photo credit inside a caption's text ("…
 /// stretch. Photo: Example News", "… Hong Kong (Image: GETTY)"): the credit
 /// is cut from there, the caption kept.
@@ -38,7 +44,14 @@ const CREDIT_LABELS: [&str; 12] = [
 ];
 /// Words that start a credit when they start a text node of a caption: the
 /// New York Times' "Credit", "© Amazon", "Getty", "Courtesy of …".
-const CREDIT_STARTS: [&str; 6] = ["Credit", "©", "Getty", "Courtesy", "Photo illustration", "Source:"];
+const CREDIT_STARTS: [&str; 6] = [
+    "Credit",
+    "©",
+    "Getty",
+    "Courtesy",
+    "Photo illustration",
+    "Source:",
+];
 /// Class/id fragments of short metadata blocks (bylines, dates, tags).
 const META: [&str; 17] = [
     "byline",
@@ -146,12 +159,7 @@ const BUY_BOX_WORDS: [&str; 11] = [
 /// Class fragments of text for screen readers only, whatever the prefix
 /// (Etsy's `wt-screen-reader-only`, `tribe-common-a11y-visual-hide`).
 /// The BBC's `off-screen` ("Image caption" before each caption) too.
-const SCREEN_READER: [&str; 4] = [
-    "screen-reader",
-    "a11y-visual-hide",
-    "sr-only",
-    "off-screen",
-];
+const SCREEN_READER: [&str; 4] = ["screen-reader", "a11y-visual-hide", "sr-only", "off-screen"];
 /// Whole class words of ads and calls to action.
 const AD_WORDS: [&str; 6] = ["ad", "ads", "advert", "advertisement", "sponsored", "cta"];
 
@@ -259,7 +267,7 @@ pub(crate) fn clean(doc: &Document, roots: &[NodeId], kind: PageKind) {
                 s.text < cap(1200)
             }
             _ if has(&META) && kind.article && !kind.discussion => s.text < cap(200),
-            "p" | "div" | "ul" | "section" if !density::links_are_content(n, &name) => {
+            "p" | "div" | "ul" | "section" => {
                 // A run of two or more links with a label ("Don't miss:
                 // A, B, C") inside the text; off articles and products (whose
                 // rows are "you may also like"), not one of a row of alike
@@ -279,6 +287,7 @@ pub(crate) fn clean(doc: &Document, roots: &[NodeId], kind: PageKind) {
                     && link * 10 >= text * 7
                     && text < cap(600)
                     && (kind.article || kind.product || !in_row(n))
+                    && !density::links_are_content(n, &name)
             }
             _ => false,
         };
@@ -301,7 +310,13 @@ pub(crate) fn clean(doc: &Document, roots: &[NodeId], kind: PageKind) {
     for n in strip_text {
         let texts: Vec<NodeRef<'_>> = n
             .descendants_it()
-            .filter(|d| d.is_text() && !d.ancestors_it(None).take_while(|a| a.id != n.id).any(|a| is_caption(&a)))
+            .filter(|d| {
+                d.is_text()
+                    && !d
+                        .ancestors_it(None)
+                        .take_while(|a| a.id != n.id)
+                        .any(|a| is_caption(&a))
+            })
             .collect();
         for t in texts {
             t.remove_from_parent();
@@ -375,10 +390,7 @@ fn cut_credit(caption: &NodeRef<'_>) {
             let at = if CREDIT_STARTS.iter().any(|w| starts.starts_with(w)) {
                 Some(0)
             } else {
-                CREDIT_LABELS
-                    .iter()
-                    .filter_map(|l| contents.find(l))
-                    .min()
+                CREDIT_LABELS.iter().filter_map(|l| contents.find(l)).min()
             };
             if let Some(at) = at {
                 // "… Hong Kong (Image: GETTY)": the bracket goes too.

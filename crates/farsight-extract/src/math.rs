@@ -223,7 +223,10 @@ mod tests {
     #[test]
     fn alttext_then_annotation_then_tokens() {
         let f = first_math(r#"<math alttext="x squared"><mi>y</mi></math>"#);
-        assert_eq!(f.map(|f| (f.text, f.tex)), Some(("x squared".into(), false)));
+        assert_eq!(
+            f.map(|f| (f.text, f.tex)),
+            Some(("x squared".into(), false))
+        );
         let f = first_math(
             r#"<math><semantics><mi>x</mi><annotation encoding="application/x-tex">{\displaystyle x^{2}}</annotation></semantics></math>"#,
         );
