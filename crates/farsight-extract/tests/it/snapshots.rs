@@ -4,13 +4,17 @@ use farsight_extract::{ExtractOptions, Format, extract};
 
 use crate::{page, run};
 
-const PAGES: [&str; 6] = [
+const PAGES: [&str; 10] = [
     "constructs.html",
     "forum.html",
     "product.html",
     "docs.html",
     "listing.html",
     "hidden.html",
+    "link-cells.html",
+    "math.html",
+    "captions.html",
+    "infobox.html",
 ];
 
 #[test]
