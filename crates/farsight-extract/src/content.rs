@@ -4,7 +4,7 @@
 use dom_query::{Document, NodeId};
 
 use crate::deadline::Deadline;
-use crate::{Engine, boilerplate, cards, clean, density, inner, region, trailing};
+use crate::{Engine, boilerplate, cards, clean, density, inner, region, table, trailing};
 
 /// What the page says it is, for the choices that depend on it.
 #[derive(Debug, Clone, Copy, Default)]
@@ -211,6 +211,7 @@ fn smoothie(doc: Document, src: &Source<'_>, kind: PageKind) -> Option<MainConte
         ..Default::default()
     };
     let threshold = cfg().char_threshold;
+    table::mark_key_value_tables(&doc);
     let mut r = dom_smoothie::Readability::with_document(doc, None, Some(cfg())).ok()?;
     let strict = r
         .parse_with_policy(dom_smoothie::ParsePolicy::Strict)
@@ -220,6 +221,7 @@ fn smoothie(doc: Document, src: &Source<'_>, kind: PageKind) -> Option<MainConte
         Some(article) => article,
         None => {
             let doc = src.fresh();
+            table::mark_key_value_tables(&doc);
             r = dom_smoothie::Readability::with_document(doc, None, Some(cfg())).ok()?;
             r.parse().ok()?
         }

@@ -194,16 +194,14 @@ const ITEM_PROSE: u32 = 20;
 
 /// Whether the links of block `n` (named `name`) are content whatever
 /// their share of its text, so no link-density rule may remove it:
-/// - a data table (header cells: `th` or `thead`) — a sortable table's
+/// - a data table (see `table::is_data_table`) — a sortable table's
 ///   column titles and every name in it are links;
 /// - the value of a short table cell (`<td><div><a>Aire</a></div></td>`):
 ///   removing it empties the cell and breaks the row;
 /// - the sub-list of a list item that has prose of its own.
 pub(crate) fn links_are_content(n: &NodeRef<'_>, name: &str) -> bool {
     match name {
-        "table" => n
-            .descendants_it()
-            .any(|d| matches!(d.node_name().as_deref(), Some("th" | "thead"))),
+        "table" => crate::table::is_data_table(n),
         "ul" | "ol" => in_cell_value(n) || n.parent().is_some_and(|li| item_has_prose(&li)),
         _ => in_cell_value(n),
     }

@@ -11,7 +11,7 @@
 //! and single cells, are boxes that lay the page out: their blocks are
 //! written as blocks.
 
-use dom_query::NodeRef;
+use dom_query::{Document, NodeRef};
 
 use crate::render::Writer;
 
@@ -236,11 +236,7 @@ fn is_layout(table: &NodeRef<'_>, rows: &[Vec<NodeRef<'_>>]) -> bool {
         .iter()
         .flatten()
         .any(|c| c.node_name().as_deref() == Some("th"));
-    let key_value = rows.len() >= 2
-        && rows
-            .iter()
-            .all(|r| r.len() == 2 && text_len(&r[0]) <= LABEL && !has_blocks(&r[0]));
-    if (headed || key_value) && !long_cell() {
+    if (headed || is_key_value(rows)) && !long_cell() {
         return false;
     }
     let nested = table.descendants_it().any(|d| {
@@ -258,6 +254,53 @@ fn is_layout(table: &NodeRef<'_>, rows: &[Vec<NodeRef<'_>>]) -> bool {
         .filter(|c| c.text().len() > 400)
         .count();
     long_cells > 0 && rows.len() < 3
+}
+
+/// Rows of labels beside values: two cells each, the first short and
+/// without blocks of its own ("Highest point" | "Cross Fell").
+fn is_key_value(rows: &[Vec<NodeRef<'_>>]) -> bool {
+    rows.len() >= 2
+        && rows
+            .iter()
+            .all(|r| r.len() == 2 && r[0].text().trim().len() <= LABEL && !has_blocks(&r[0]))
+}
+
+/// Whether `table` holds data rather than laying the page out: it has
+/// header cells (`th`, `thead`), or is a key/value table (see
+/// [`is_key_value`]) without long cells. Link density never removes one:
+/// a sortable table's column titles and an infobox's values are links.
+pub(crate) fn is_data_table(table: &NodeRef<'_>) -> bool {
+    let rows = collect_rows(table);
+    let headed = table
+        .children_it(false)
+        .any(|c| c.node_name().as_deref() == Some("thead"))
+        || rows
+            .iter()
+            .flatten()
+            .any(|c| c.node_name().as_deref() == Some("th"));
+    headed || is_key_value_table(&rows)
+}
+
+/// Whether a table's own rows are labels beside values, none of them long.
+fn is_key_value_table(rows: &[Vec<NodeRef<'_>>]) -> bool {
+    is_key_value(rows)
+        && !rows
+            .iter()
+            .flatten()
+            .any(|c| c.text().trim().len() > LONG_CELL)
+}
+
+/// Marks the key/value tables of `doc` as data for dom_smoothie, which
+/// takes a table of ten cells or fewer without header cells for layout and
+/// cleans it like any block: an infobox whose values are links went whole
+/// (issue #12). `summary` is the attribute it reads as "data"; nothing of
+/// ours reads it, and the html format does not keep it.
+pub(crate) fn mark_key_value_tables(doc: &Document) {
+    for table in doc.select("table").nodes() {
+        if is_key_value_table(&collect_rows(table)) {
+            table.set_attr("summary", "");
+        }
+    }
 }
 
 /// Whether a cell holds blocks (paragraphs, lists, tables, headings) of

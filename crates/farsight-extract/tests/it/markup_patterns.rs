@@ -31,6 +31,8 @@ fn links_in_data_cells_and_under_list_prose_are_kept() {
         &[
             "Longest river | Aire",
             "Mouth | River Ouse",
+            // Labels in `td`: dom_smoothie's cleaning took this for layout.
+            "County | North Yorkshire\nRegion | Yorkshire and the Humber",
             "River | Length | Town",
             "Aire | 114 km | Airmyn",
             "Nidd | 87 km | Nun Monkton",
@@ -43,6 +45,7 @@ fn links_in_data_cells_and_under_list_prose_are_kept() {
         &md,
         &[
             "| Longest river | [Aire](https://example.com/rivers/aire) |",
+            "| County | [North Yorkshire](https://example.com/counties/north-yorkshire) |",
             "| [River](https://example.com/articles/page.html?sort=name) | \
              [Length](https://example.com/articles/page.html?sort=length) | \
              [Town](https://example.com/articles/page.html?sort=town) |\n| --- | --- | --- |",
