@@ -396,6 +396,13 @@ impl<'o, 'a> Writer<'o, 'a> {
             "a" => self.link(node),
             "img" => self.image(node),
             "math" => self.math(node),
+            "dl" => {
+                if !table::render_pairs(self, node) {
+                    self.block_start(2);
+                    self.children(node);
+                    self.block_start(2);
+                }
+            }
             "dt" => {
                 self.block_start(2);
                 self.wrap_inline(node, "**");

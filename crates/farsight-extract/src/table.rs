@@ -132,6 +132,75 @@ pub(crate) fn render_table(w: &mut Writer<'_, '_>, table: &NodeRef<'_>) {
     w.push_block(out.trim_end());
 }
 
+/// A description list of short label/value pairs (`<dt>Length</dt><dd>268
+/// miles</dd>`, a product's specifications, `<div>` groups allowed) written
+/// as a key/value table, as an infobox is. Returns false, writing nothing,
+/// when `dl` is not one: a glossary's long definitions stay blocks.
+pub(crate) fn render_pairs(w: &mut Writer<'_, '_>, dl: &NodeRef<'_>) -> bool {
+    if w.inline_only() {
+        return false;
+    }
+    let mut items: Vec<NodeRef<'_>> = Vec::new();
+    for c in dl.children_it(false).filter(|c| c.is_element()) {
+        match c.node_name().as_deref() {
+            Some("dt" | "dd") => items.push(c),
+            Some("div") => items.extend(c.children_it(false).filter(|g| g.is_element())),
+            _ => return false,
+        }
+    }
+    let is = |n: &NodeRef<'_>, name: &str| n.node_name().as_deref() == Some(name);
+    let pairs = items.len() >= 4
+        && items.len().is_multiple_of(2)
+        && items.chunks(2).all(|p| {
+            is(&p[0], "dt")
+                && is(&p[1], "dd")
+                && p[0].text().trim().len() <= LABEL
+                && p[1].text().trim().len() <= SHORT_CELL
+                && !has_blocks(&p[0])
+                && !has_blocks(&p[1])
+        });
+    if !pairs {
+        return false;
+    }
+    let rows: Vec<Vec<Option<Cell>>> = items
+        .chunks(2)
+        .map(|p| {
+            p.iter()
+                .map(|c| {
+                    Some(Cell {
+                        text: w.cell(c),
+                        header: false,
+                    })
+                })
+                .collect()
+        })
+        .collect();
+    let mut out = String::new();
+    if w.markdown() {
+        push_row(&mut out, &[], 2);
+        out.push_str("\n| --- | --- |");
+        for row in &rows {
+            out.push('\n');
+            push_row(&mut out, row, 2);
+        }
+    } else {
+        let lines: Vec<String> = rows
+            .iter()
+            .map(|r| {
+                r.iter()
+                    .flatten()
+                    .map(|c| c.text.as_str())
+                    .filter(|t| !t.is_empty())
+                    .collect::<Vec<_>>()
+                    .join(" | ")
+            })
+            .collect();
+        out.push_str(&lines.join("\n"));
+    }
+    w.push_block(&out);
+    true
+}
+
 /// The grid without columns and rows in which no cell holds text.
 fn without_empty_columns(grid: Vec<Vec<Option<Cell>>>) -> Vec<Vec<Option<Cell>>> {
     let width = grid.iter().map(Vec::len).max().unwrap_or(0);

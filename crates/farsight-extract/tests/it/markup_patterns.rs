@@ -110,8 +110,9 @@ fn captions_are_kept_without_credits_or_counters() {
     }
 }
 
-// Issue #12: a key/value infobox came out as separate lines, a one-column
-// table and a table nested in a cell as paragraphs.
+// Issue #12: a key/value infobox (a table, or a `<dl>` of pairs) came out
+// as separate lines, a one-column table and a table nested in a cell as
+// paragraphs.
 #[test]
 fn infoboxes_and_one_column_tables_stay_tables() {
     let (text, md) = both("infobox.html");
@@ -126,6 +127,10 @@ fn infoboxes_and_one_column_tables_stay_tables() {
             "|  |  |\n| --- | --- |\n| Waymarked | 1965 |\n| Managed by | Natural England |",
             "| Stages |\n| --- |\n| Edale to Crowden |\n| Crowden to Standedge |\n\
              | Standedge to Hebden Bridge |",
+            // A `<dl>` of short pairs is a key/value table; a glossary is not.
+            "|  |  |\n| --- | --- |\n| Waymarks | Acorn |\n\
+             | Surface | Stone flags, peat, [tracks](https://example.com/tracks) |",
+            "**Bog**\n\nWet ground of peat",
         ],
     );
     assert_contains(
@@ -135,6 +140,7 @@ fn infoboxes_and_one_column_tables_stay_tables() {
              Counties | Derbyshire; West Yorkshire; Northumberland\nHighest point | Cross Fell 893 m",
             "Waymarked | 1965\nManaged by | Natural England",
             "Stages\nEdale to Crowden\nCrowden to Standedge",
+            "Waymarks | Acorn\nSurface | Stone flags, peat, tracks",
         ],
     );
 }
