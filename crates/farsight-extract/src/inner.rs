@@ -42,15 +42,15 @@ const CREDIT_LABELS: [&str; 12] = [
     "Credit...",
     "Illustration:",
 ];
-/// Words that start a credit when they start a text node of a caption: the
-/// New York Times' "Credit", "© Amazon", "Getty", "Courtesy of …".
+/// Words that start a credit when they start a text node of a caption:
+/// "Credit…", "© Amazon", "Getty Images", "Courtesy of …".
 const CREDIT_STARTS: [&str; 6] = [
-    "Credit",
+    "Credit…",
+    "Credit...",
     "©",
-    "Getty",
-    "Courtesy",
+    "Getty Images",
+    "Courtesy of",
     "Photo illustration",
-    "Source:",
 ];
 /// Class/id fragments of short metadata blocks (bylines, dates, tags).
 const META: [&str; 17] = [
@@ -257,11 +257,17 @@ pub(crate) fn clean(doc: &Document, roots: &[NodeId], kind: PageKind) {
             _ if has(&["caption"]) && in_slideshow(n) => s.text < cap(600),
             // WordPress's caption paragraph (`wp-caption-text`) and its
             // block editor's (`wp-element-caption`) are a figcaption.
-            _ if is_caption(n) && s.link * 2 > s.text => true,
-            _ if is_caption(n) => {
+            _ if kind.article && is_caption(n) && s.link * 2 > s.text => true,
+            // Bootstrap's `.thumbnail > .caption` is the text of a card
+            // under its image (a product's name and price) on any page.
+            _ if is_caption(n) && (kind.article || word(&["caption"])) => {
                 captions.push(*n);
                 false
             }
+            // Off articles, another class that says caption beside an
+            // image is a card's overlay or a type size (Etsy's
+            // `wt-text-caption` on delivery notes and badges).
+            _ if has(&["caption"]) && near_media(n) => s.text < cap(600),
             _ if has(&TEASER) => s.text < cap(1500),
             _ if has(&["author-bio", "author-box", "about-author", "author-details"]) => {
                 s.text < cap(1200)
@@ -387,7 +393,10 @@ fn cut_credit(caption: &NodeRef<'_>) {
                 return;
             };
             let starts = contents.trim_start();
-            let at = if CREDIT_STARTS.iter().any(|w| starts.starts_with(w)) {
+            // The New York Times writes the label alone: "Credit".
+            let at = if starts.trim_end() == "Credit"
+                || CREDIT_STARTS.iter().any(|w| starts.starts_with(w))
+            {
                 Some(0)
             } else {
                 CREDIT_LABELS.iter().filter_map(|l| contents.find(l)).min()

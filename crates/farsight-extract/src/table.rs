@@ -134,10 +134,12 @@ pub(crate) fn render_table(w: &mut Writer<'_, '_>, table: &NodeRef<'_>) {
 
 /// A description list of short label/value pairs (`<dt>Length</dt><dd>268
 /// miles</dd>`, a product's specifications, `<div>` groups allowed) written
-/// as a key/value table, as an infobox is. Returns false, writing nothing,
+/// in Markdown as a key/value table, as an infobox is. Returns false, writing nothing,
 /// when `dl` is not one: a glossary's long definitions stay blocks.
 pub(crate) fn render_pairs(w: &mut Writer<'_, '_>, dl: &NodeRef<'_>) -> bool {
-    if w.inline_only() {
+    // Text keeps a label above its value: ` | ` between them would be one
+    // more word to every reader of plain text.
+    if w.inline_only() || !w.markdown() {
         return false;
     }
     let mut items: Vec<NodeRef<'_>> = Vec::new();
@@ -176,26 +178,11 @@ pub(crate) fn render_pairs(w: &mut Writer<'_, '_>, dl: &NodeRef<'_>) -> bool {
         })
         .collect();
     let mut out = String::new();
-    if w.markdown() {
-        push_row(&mut out, &[], 2);
-        out.push_str("\n| --- | --- |");
-        for row in &rows {
-            out.push('\n');
-            push_row(&mut out, row, 2);
-        }
-    } else {
-        let lines: Vec<String> = rows
-            .iter()
-            .map(|r| {
-                r.iter()
-                    .flatten()
-                    .map(|c| c.text.as_str())
-                    .filter(|t| !t.is_empty())
-                    .collect::<Vec<_>>()
-                    .join(" | ")
-            })
-            .collect();
-        out.push_str(&lines.join("\n"));
+    push_row(&mut out, &[], 2);
+    out.push_str("\n| --- | --- |");
+    for row in &rows {
+        out.push('\n');
+        push_row(&mut out, row, 2);
     }
     w.push_block(&out);
     true
