@@ -285,7 +285,7 @@ pub(crate) fn clean(doc: &Document, roots: &[NodeId], kind: PageKind) {
                         let s = size(id);
                         (s.text, s.link)
                     });
-                    (s.text - t, s.link - l)
+                    (s.text.saturating_sub(t), s.link.saturating_sub(l))
                 } else {
                     (s.text, s.link)
                 };
