@@ -164,14 +164,133 @@ fn doomed(doc: &Document, roots: &[NodeId], stats: &FastMap<NodeId, Stats>) -> V
                 "ul" | "ol" | "div" | "section" | "table" | "p" | "aside"
             ) {
                 let s = st(&d.id);
-                let link_heavy = s.text > 0 && (s.link as f32 / s.text as f32) > 0.6;
-                if link_heavy && (&*name != "p" || s.text < 80) {
+                // A list is judged by its own items: the sub-lists of items
+                // with prose are kept with them (see `links_are_content`).
+                let (text, link) = match &*name {
+                    "ul" | "ol" => {
+                        let (t, l) = sub_lists(&d, |id| {
+                            let s = st(id);
+                            (s.text as usize, s.link as usize)
+                        });
+                        let (text, link) = (s.text as usize, s.link as usize);
+                        (text.saturating_sub(t), link.saturating_sub(l))
+                    }
+                    _ => (s.text as usize, s.link as usize),
+                };
+                let link_heavy = text > 0 && (link as f32 / text as f32) > 0.6;
+                if link_heavy && (&*name != "p" || text < 80) && !links_are_content(&d, &name) {
                     doomed.push(d.id);
                 }
             }
         }
     }
     doomed
+}
+
+/// Non-space characters of a table cell above which it is a block of the
+/// page laid out by a table, not one value of a data table.
+const CELL_VALUE: usize = 100;
+
+/// Prose of its own, in non-space characters, that makes a list item more
+/// than a link: "Becks that join the Aire:" above a sub-list of links. A
+/// menu's item is a link or a word ("Products") above its sub-menu.
+const ITEM_PROSE: u32 = 20;
+
+/// Whether the links of block `n` (named `name`) are content whatever
+/// their share of its text, so no link-density rule may remove it:
+/// - a data table (see `table::is_data_table`) — a sortable table's
+///   column titles and every name in it are links;
+/// - the value of a short table cell (`<td><div><a>Aire</a></div></td>`):
+///   removing it empties the cell and breaks the row;
+/// - the sub-list of a list item that has prose of its own.
+pub(crate) fn links_are_content(n: &NodeRef<'_>, name: &str) -> bool {
+    match name {
+        "table" => crate::table::is_data_table(n),
+        "ul" | "ol" => in_cell_value(n) || n.parent().is_some_and(|li| item_has_prose(&li)),
+        _ => in_cell_value(n),
+    }
+}
+
+/// Whether `n` lies in a `td`/`th` (a few levels up, not past a table) of at
+/// most [`CELL_VALUE`] characters, counted with an early stop (after as
+/// many nodes) so a huge layout cell costs no more than a small one.
+fn in_cell_value(n: &NodeRef<'_>) -> bool {
+    let Some(cell) = n
+        .ancestors_it(Some(4))
+        .take_while(|a| a.node_name().as_deref() != Some("table"))
+        .find(|a| matches!(a.node_name().as_deref(), Some("td" | "th")))
+    else {
+        return false;
+    };
+    let mut chars = 0;
+    for (i, t) in cell.descendants_it().enumerate() {
+        if i > CELL_VALUE {
+            return false;
+        }
+        chars += t.query_or(0, |node| match &node.data {
+            dom_query::NodeData::Text { contents } => {
+                contents.chars().filter(|c| !c.is_whitespace()).count()
+            }
+            _ => 0,
+        });
+        if chars > CELL_VALUE {
+            return false;
+        }
+    }
+    true
+}
+
+/// Whether list item `li` says something besides its links and sub-lists.
+fn item_has_prose(li: &NodeRef<'_>) -> bool {
+    if li.node_name().as_deref() != Some("li") {
+        return false;
+    }
+    let mut own = 0u32;
+    let mut stack: Vec<NodeRef<'_>> = li.children_it(false).collect();
+    while let Some(c) = stack.pop() {
+        if c.is_text() {
+            own += c.query_or(0, |node| match &node.data {
+                dom_query::NodeData::Text { contents } => {
+                    contents.chars().filter(|ch| !ch.is_whitespace()).count() as u32
+                }
+                _ => 0,
+            });
+            if own >= ITEM_PROSE {
+                return true;
+            }
+        } else if !matches!(c.node_name().as_deref(), Some("a" | "ul" | "ol")) {
+            stack.extend(c.children_it(false));
+        }
+    }
+    false
+}
+
+/// Text and link text, summed by `size`, of the link lists nested in the
+/// items of `list` (`li > ul`, `li > ol`, mostly links): what a list's own
+/// link density leaves out, since each of those is judged on its own. A
+/// sub-list of prose counts: it is what makes an item of links
+/// ("Package A", "Package B", "Plus:" above the details) content.
+pub(crate) fn sub_lists(
+    list: &NodeRef<'_>,
+    size: impl Fn(&NodeId) -> (usize, usize),
+) -> (usize, usize) {
+    let (mut text, mut link) = (0, 0);
+    for li in list
+        .children_it(false)
+        .filter(|c| c.node_name().as_deref() == Some("li"))
+    {
+        for sub in li
+            .children_it(false)
+            .filter(|c| matches!(c.node_name().as_deref(), Some("ul" | "ol")))
+        {
+            let (t, l) = size(&sub.id);
+            if l * 10 > t * 6 {
+                text += t;
+                link += l;
+            }
+        }
+    }
+    (text, link)
 }
 
 /// Characters of text and of link text below each element, in one pass.

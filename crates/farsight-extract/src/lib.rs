@@ -33,6 +33,7 @@ mod fasthash;
 mod inner;
 mod kind;
 mod links;
+mod math;
 mod metadata;
 mod own_article;
 mod parse;

@@ -50,7 +50,7 @@ pub(crate) fn kept_text(doc: &Document, roots: &[NodeId], kind: PageKind, chosen
         doomed.extend(density::link_lists(doc, roots));
     }
     if chosen != Chosen::Body {
-        doomed.extend(inner::plan(doc, roots, kind).0);
+        doomed.extend(inner::plan(doc, roots, kind).doomed);
     }
     if chosen == Chosen::Blocks {
         doomed.extend(trailing::teasers(doc, roots));

@@ -159,6 +159,8 @@ fn marked_copy(doc: &Document) -> (Document, Vec<NodeId>) {
     }
     let ids = elements.iter().map(|n| n.id).collect();
     drop(elements);
+    // Readability takes a small infobox for layout and drops it whole.
+    crate::table::mark_key_value_tables(&copy);
     (copy, ids)
 }
 

@@ -7,6 +7,7 @@ use crate::deadline::Deadline;
 use dom_query::NodeRef;
 
 use crate::escape;
+use crate::math;
 use crate::table;
 use crate::url_util::Resolver;
 
@@ -114,7 +115,6 @@ pub(crate) fn is_skipped(name: &str) -> bool {
             | "object"
             | "embed"
             | "svg"
-            | "math"
             | "canvas"
             | "head"
             | "title"
@@ -354,7 +354,7 @@ impl<'o, 'a> Writer<'o, 'a> {
             return;
         };
         let name: &str = &name;
-        if is_skipped(name) {
+        if is_skipped(name) || (!self.opts.images && crate::inner::is_image_caption(node)) {
             return;
         }
         if self.depth > MAX_DEPTH {
@@ -395,6 +395,14 @@ impl<'o, 'a> Writer<'o, 'a> {
             "code" | "kbd" | "samp" | "tt" => self.code_inline(node),
             "a" => self.link(node),
             "img" => self.image(node),
+            "math" => self.math(node),
+            "dl" => {
+                if !table::render_pairs(self, node) {
+                    self.block_start(2);
+                    self.children(node);
+                    self.block_start(2);
+                }
+            }
             "dt" => {
                 self.block_start(2);
                 self.wrap_inline(node, "**");
@@ -442,7 +450,13 @@ impl<'o, 'a> Writer<'o, 'a> {
             let Some(n) = d.node_name() else {
                 continue;
             };
-            if is_skipped(&n) {
+            if is_skipped(&n) || (!self.opts.images && crate::inner::is_image_caption(&d)) {
+                continue;
+            }
+            if &*n == "math" {
+                if let Some(f) = math::formula(&d) {
+                    self.text(&f.text);
+                }
                 continue;
             }
             if is_block(&n) || &*n == "br" {
@@ -460,7 +474,9 @@ impl<'o, 'a> Writer<'o, 'a> {
             return;
         }
         let level = name.as_bytes()[1] - b'0';
-        let s = if self.opts.markdown {
+        // A heading inside a table cell or caption is the line's words:
+        // `#` marks a heading only at the start of a line.
+        let s = if self.opts.markdown && !self.inline_only {
             format!(
                 "{} {}",
                 "#".repeat(level as usize),
@@ -584,6 +600,31 @@ impl<'o, 'a> Writer<'o, 'a> {
         self.space = true;
     }
 
+    /// A formula (see `math.rs`): TeX between `$` signs in Markdown (`$$`
+    /// on a line of its own for a displayed one), its words otherwise.
+    fn math(&mut self, node: &NodeRef<'_>) {
+        let Some(f) = math::formula(node) else {
+            return;
+        };
+        let display = math::is_display(node);
+        if self.opts.markdown && f.tex {
+            let tex = math::markdown_tex(&f.text);
+            if display {
+                self.raw_block(&format!("${tex}$"), 2);
+            } else {
+                self.raw_inline(&tex);
+            }
+            return;
+        }
+        if display {
+            self.block_start(2);
+        }
+        self.text(&f.text);
+        if display {
+            self.block_start(2);
+        }
+    }
+
     fn list(&mut self, node: &NodeRef<'_>, ordered: bool) {
         let start: usize = node
             .attr("start")
@@ -601,10 +642,15 @@ impl<'o, 'a> Writer<'o, 'a> {
             2
         };
         let capped = self.at_indent_cap(width);
-        let mut items = Vec::new();
+        // Items as (marker, body), indented once all are known: a list
+        // written straight inside a list (`<ol><li>A</li><ol>…</ol></ol>`,
+        // as many editors and TOC generators write it) is a sub-list of the
+        // item before it, not an item of its own.
+        let mut items: Vec<(String, String)> = Vec::new();
         let mut n = start;
         for child in node.children_it(false) {
-            let is_li = child.node_name().as_deref() == Some("li");
+            let name = child.node_name();
+            let is_li = name.as_deref() == Some("li");
             let mut w = self.nested_sub(true, if capped { 0 } else { width });
             if is_li {
                 w.children(&child);
@@ -615,21 +661,53 @@ impl<'o, 'a> Writer<'o, 'a> {
             if body.is_empty() {
                 continue;
             }
+            if matches!(name.as_deref(), Some("ul" | "ol" | "menu"))
+                && let Some((_, prev)) = items.last_mut()
+            {
+                prev.push('\n');
+                prev.push_str(&body);
+                continue;
+            }
             let marker = if ordered && self.opts.markdown {
                 format!("{n}. ")
             } else {
                 "- ".to_string()
             };
             n = (n + 1).min(MAX_LIST_NUMBER);
-            items.push(if capped {
-                body
-            } else {
-                indent_item(&marker, &body)
-            });
+            items.push((marker, body));
         }
         if items.is_empty() {
             return;
         }
+        if self.inline_only {
+            // A list in a table cell: its items on the cell's one line,
+            // apart by `;` unless they end in punctuation of their own
+            // ("an optional caption,").
+            let mut line = String::new();
+            for (_, body) in items {
+                if !line.is_empty() {
+                    if !line.ends_with([',', ';', '.', ':']) {
+                        line.push(';');
+                    }
+                    line.push(' ');
+                }
+                line.push_str(&body.replace('\n', " "));
+            }
+            self.space = true;
+            self.raw_inline(&line);
+            self.space = true;
+            return;
+        }
+        let items: Vec<String> = items
+            .into_iter()
+            .map(|(marker, body)| {
+                if capped {
+                    body
+                } else {
+                    indent_item(&marker, &body)
+                }
+            })
+            .collect();
         let before = if self.tight { 1 } else { 2 };
         self.raw_block(&items.join("\n"), before);
         if self.tight {
@@ -681,6 +759,11 @@ impl<'o, 'a> Writer<'o, 'a> {
 
     pub(crate) fn markdown(&self) -> bool {
         self.opts.markdown
+    }
+
+    /// Whether this writer writes one line (a table cell, a heading).
+    pub(crate) fn inline_only(&self) -> bool {
+        self.inline_only
     }
 
     /// Renders `node`'s content on one line (for table cells).

@@ -134,7 +134,21 @@ fn node(n: &NodeRef<'_>, ctx: &Ctx<'_>, depth: usize, out: &mut String) {
         return;
     }
     let name: &str = &name;
-    if name == "img" && !images {
+    if (name == "img" || crate::inner::is_image_caption(n)) && !images {
+        return;
+    }
+    // MathML is not on the allowlist (its `href` and `<maction>` are
+    // attack surface): a formula keeps its text, in a `<code>` when TeX.
+    if name == "math" {
+        if let Some(f) = crate::math::formula(n) {
+            if f.tex {
+                out.push_str("<code>");
+            }
+            escape_text(&f.text, out);
+            if f.tex {
+                out.push_str("</code>");
+            }
+        }
         return;
     }
     let keep = kept(name);

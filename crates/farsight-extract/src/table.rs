@@ -1,7 +1,17 @@
 //! Tables: a grid that honours colspan and rowspan, written as a GFM table
 //! (or as blocks when the table only lays the page out).
+//!
+//! A data table stays a table whatever its cells hold: a key/value infobox
+//! (labels in `th` or short first cells) and a table with header cells keep
+//! their columns even when a value holds a list or a table of its own,
+//! which is flattened into the cell's one line. A one-column table of short
+//! cells (a list of stages under a "Stages" header) is a one-column table:
+//! as a list it would lose which row is the header, and the grid keeps the
+//! rows apart just as well. One-column tables of long or block content,
+//! and single cells, are boxes that lay the page out: their blocks are
+//! written as blocks.
 
-use dom_query::NodeRef;
+use dom_query::{Document, NodeRef};
 
 use crate::render::Writer;
 
@@ -16,8 +26,34 @@ struct Cell {
     header: bool,
 }
 
+/// A cell longer than this (in bytes of text) is a block of the page, not
+/// a value: its table lays the page out.
+const LONG_CELL: usize = 400;
+/// A one-column table's cells up to this long are values (a list of names
+/// or steps); longer ones are paragraphs laid out in a box.
+const SHORT_CELL: usize = 200;
+/// A key/value table's labels are at most this long ("Highest point").
+const LABEL: usize = 40;
+
 pub(crate) fn render_table(w: &mut Writer<'_, '_>, table: &NodeRef<'_>) {
     let rows = collect_rows(table);
+    if w.inline_only() && !rows.is_empty() {
+        // A table inside a table's cell (or a heading): its cells on the
+        // one line, rows apart by `;`, never lost.
+        let line: Vec<String> = rows
+            .iter()
+            .map(|r| {
+                r.iter()
+                    .map(|c| w.cell(c))
+                    .filter(|t| !t.is_empty())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .filter(|l| !l.is_empty())
+            .collect();
+        w.push_block(&line.join("; "));
+        return;
+    }
     if is_layout(table, &rows) {
         for row in &rows {
             for cell in row {
@@ -94,6 +130,62 @@ pub(crate) fn render_table(w: &mut Writer<'_, '_>, table: &NodeRef<'_>) {
         out.push_str(&lines.join("\n"));
     }
     w.push_block(out.trim_end());
+}
+
+/// A description list of short label/value pairs (`<dt>Length</dt><dd>268
+/// miles</dd>`, a product's specifications, `<div>` groups allowed) written
+/// in Markdown as a key/value table, as an infobox is. Returns false, writing nothing,
+/// when `dl` is not one: a glossary's long definitions stay blocks.
+pub(crate) fn render_pairs(w: &mut Writer<'_, '_>, dl: &NodeRef<'_>) -> bool {
+    // Text keeps a label above its value: ` | ` between them would be one
+    // more word to every reader of plain text.
+    if w.inline_only() || !w.markdown() {
+        return false;
+    }
+    let mut items: Vec<NodeRef<'_>> = Vec::new();
+    for c in dl.children_it(false).filter(|c| c.is_element()) {
+        match c.node_name().as_deref() {
+            Some("dt" | "dd") => items.push(c),
+            Some("div") => items.extend(c.children_it(false).filter(|g| g.is_element())),
+            _ => return false,
+        }
+    }
+    let is = |n: &NodeRef<'_>, name: &str| n.node_name().as_deref() == Some(name);
+    let pairs = items.len() >= 4
+        && items.len().is_multiple_of(2)
+        && items.chunks(2).all(|p| {
+            is(&p[0], "dt")
+                && is(&p[1], "dd")
+                && p[0].text().trim().len() <= LABEL
+                && p[1].text().trim().len() <= SHORT_CELL
+                && !has_blocks(&p[0])
+                && !has_blocks(&p[1])
+        });
+    if !pairs {
+        return false;
+    }
+    let rows: Vec<Vec<Option<Cell>>> = items
+        .chunks(2)
+        .map(|p| {
+            p.iter()
+                .map(|c| {
+                    Some(Cell {
+                        text: w.cell(c),
+                        header: false,
+                    })
+                })
+                .collect()
+        })
+        .collect();
+    let mut out = String::new();
+    push_row(&mut out, &[], 2);
+    out.push_str("\n| --- | --- |");
+    for row in &rows {
+        out.push('\n');
+        push_row(&mut out, row, 2);
+    }
+    w.push_block(&out);
+    true
 }
 
 /// The grid without columns and rows in which no cell holds text.
@@ -183,8 +275,25 @@ fn is_layout(table: &NodeRef<'_>, rows: &[Vec<NodeRef<'_>>]) -> bool {
     if rows.is_empty() {
         return false;
     }
+    let text_len = |c: &NodeRef<'_>| c.text().trim().len();
+    let long_cell = || rows.iter().flatten().any(|c| text_len(c) > LONG_CELL);
     if rows.iter().all(|r| r.len() <= 1) {
-        return true;
+        // A list of short values, not a box around the page.
+        let values = rows.len() >= 2
+            && rows
+                .iter()
+                .flatten()
+                .all(|c| text_len(c) <= SHORT_CELL && !has_blocks(c));
+        return !values;
+    }
+    // Header cells in the table's own rows, or labels beside values: data,
+    // whatever the values hold.
+    let headed = rows
+        .iter()
+        .flatten()
+        .any(|c| c.node_name().as_deref() == Some("th"));
+    if (headed || is_key_value(rows)) && !long_cell() {
+        return false;
     }
     let nested = table.descendants_it().any(|d| {
         matches!(
@@ -201,6 +310,76 @@ fn is_layout(table: &NodeRef<'_>, rows: &[Vec<NodeRef<'_>>]) -> bool {
         .filter(|c| c.text().len() > 400)
         .count();
     long_cells > 0 && rows.len() < 3
+}
+
+/// Rows of labels beside values: two cells each, the first short and
+/// without blocks of its own ("Highest point" | "Cross Fell").
+fn is_key_value(rows: &[Vec<NodeRef<'_>>]) -> bool {
+    rows.len() >= 2
+        && rows
+            .iter()
+            .all(|r| r.len() == 2 && r[0].text().trim().len() <= LABEL && !has_blocks(&r[0]))
+}
+
+/// Whether `table` holds data rather than laying the page out: it has
+/// header cells (`th`, `thead`), or is a key/value table (see
+/// [`is_key_value`]) without long cells. Link density never removes one:
+/// a sortable table's column titles and an infobox's values are links.
+pub(crate) fn is_data_table(table: &NodeRef<'_>) -> bool {
+    let rows = collect_rows(table);
+    let headed = table
+        .children_it(false)
+        .any(|c| c.node_name().as_deref() == Some("thead"))
+        || rows
+            .iter()
+            .flatten()
+            .any(|c| c.node_name().as_deref() == Some("th"));
+    headed || is_key_value_table(&rows)
+}
+
+/// Whether a table's own rows are labels beside values, none of them long.
+fn is_key_value_table(rows: &[Vec<NodeRef<'_>>]) -> bool {
+    is_key_value(rows)
+        && !rows
+            .iter()
+            .flatten()
+            .any(|c| c.text().trim().len() > LONG_CELL)
+}
+
+/// Marks the key/value tables of `doc` as data for dom_smoothie, which
+/// takes a table of ten cells or fewer without header cells for layout and
+/// cleans it like any block: an infobox whose values are links went whole
+/// (issue #12). `summary` is the attribute it reads as "data"; nothing of
+/// ours reads it, and the html format does not keep it.
+pub(crate) fn mark_key_value_tables(doc: &Document) {
+    for table in doc.select("table").nodes() {
+        if is_key_value_table(&collect_rows(table)) {
+            table.set_attr("summary", "");
+        }
+    }
+}
+
+/// Whether a cell holds blocks (paragraphs, lists, tables, headings) of
+/// its own rather than a value.
+fn has_blocks(cell: &NodeRef<'_>) -> bool {
+    cell.descendants_it().any(|d| {
+        matches!(
+            d.node_name().as_deref(),
+            Some(
+                "p" | "table"
+                    | "ul"
+                    | "ol"
+                    | "pre"
+                    | "blockquote"
+                    | "h1"
+                    | "h2"
+                    | "h3"
+                    | "h4"
+                    | "h5"
+                    | "h6"
+            )
+        )
+    })
 }
 
 fn span(cell: &NodeRef<'_>, attr: &str, max: usize) -> usize {

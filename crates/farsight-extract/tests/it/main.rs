@@ -4,6 +4,7 @@
 mod behaviour;
 mod deadline;
 mod hostile_text;
+mod markup_patterns;
 mod output_bounds;
 mod page_defects;
 mod properties;

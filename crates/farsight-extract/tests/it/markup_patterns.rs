@@ -1,0 +1,214 @@
+//! Markup conventions of many sites that the extraction used to lose
+//! (issue #12, "Defects found on real pages"): each on a hand-written
+//! page, checked in text and in Markdown.
+
+use farsight_extract::{ExtractOptions, Format, extract};
+
+use crate::{page, run};
+
+/// Text and Markdown of a page of `test-data/`.
+fn both(name: &str) -> (String, String) {
+    (
+        run(name, Format::Text).content,
+        run(name, Format::Markdown).content,
+    )
+}
+
+fn assert_contains(out: &str, wanted: &[&str]) {
+    for w in wanted {
+        assert!(out.contains(w), "missing {w:?} in:\n{out}");
+    }
+}
+
+// Issue #12: a block whose text is entirely a link was deleted with its
+// content: a data table's cells and header, an infobox value, a list
+// item's sub-list of links together with the item's prose.
+#[test]
+fn links_in_data_cells_and_under_list_prose_are_kept() {
+    let (text, md) = both("link-cells.html");
+    assert_contains(
+        &text,
+        &[
+            "Longest river | Aire",
+            "Mouth | River Ouse",
+            // Labels in `td`: dom_smoothie's cleaning took this for layout.
+            "County | North Yorkshire\nRegion | Yorkshire and the Humber",
+            "River | Length | Town",
+            "Aire | 114 km | Airmyn",
+            "Nidd | 87 km | Nun Monkton",
+            "- Becks that join the Aire above Leeds:\n  - Calder",
+            "- The Wharfe is the fastest",
+            "  - The Strid",
+        ],
+    );
+    assert_contains(
+        &md,
+        &[
+            "| Longest river | [Aire](https://example.com/rivers/aire) |",
+            "| County | [North Yorkshire](https://example.com/counties/north-yorkshire) |",
+            "| [River](https://example.com/articles/page.html?sort=name) | \
+             [Length](https://example.com/articles/page.html?sort=length) | \
+             [Town](https://example.com/articles/page.html?sort=town) |\n| --- | --- | --- |",
+            "| [Wharfe](https://example.com/rivers/wharfe) | 105 km | \
+             [Cawood](https://example.com/towns/cawood) |",
+            "- Becks that join the Wharfe:\n  - [Washburn](https://example.com/becks/washburn)",
+            "  - [Bridges of the Aire](https://example.com/rivers/aire/bridges)",
+        ],
+    );
+    // The page's navigation is still a link list, and still goes.
+    assert!(!text.contains("About"), "{text}");
+}
+
+// Issue #12: MathML was dropped, leaving gaps in sentences.
+#[test]
+fn mathml_is_read_inline() {
+    let (text, md) = both("math.html");
+    assert_contains(
+        &text,
+        &[
+            "circle of radius r into thin rings",
+            "a strip of length 2πr and small width",
+            "so the area is \\pi r^2 as every pupil learns",
+            "with the radius squared:\n\nA=\\pi r^{2}\n\nArchimedes",
+            "found that 3 + 10/71 < \\pi < 3 + 1/7 holds",
+        ],
+    );
+    assert_contains(
+        &md,
+        &[
+            "circle of radius r into thin rings",
+            "so the area is $\\pi r^2$ as every pupil learns",
+            "with the radius squared:\n\n$$A=\\pi r^{2}$$\n\nArchimedes",
+            "found that $3 + 10/71 \\lt \\pi \\lt 3 + 1/7$ holds",
+        ],
+    );
+    let html = run("math.html", Format::Html).content;
+    assert_contains(&html, &["the area is <code>\\pi r^2</code> as"]);
+    assert!(!html.contains("<math"), "{html}");
+}
+
+// Issue #12: image captions were dropped; they say what the image shows.
+// A caption travels with its image: shown with images, left out with them
+// (as the people who mark a page's main text do). Credits and slide
+// counters are not captions; a quote's figcaption is its attribution.
+#[test]
+fn captions_come_with_their_images_without_credits_or_counters() {
+    let with_images = |format| {
+        let opts = ExtractOptions::new(format)
+            .base_url("https://example.com/articles/page.html")
+            .include_images(true);
+        extract(&page("captions.html"), &opts).content
+    };
+    let (text, md) = (with_images(Format::Text), with_images(Format::Markdown));
+    assert_contains(
+        &md,
+        &[
+            "weather allowing.\n\n![The tower](https://example.com/img/tower.jpg)\n\n\
+             The tower at dusk, seen from the landing stage on the north side of the rock.\n\n\
+             The last keepers",
+        ],
+    );
+    for out in [&text, &md] {
+        assert_contains(
+            out,
+            &[
+                "The tower at dusk, seen from the landing stage on the north side of the rock.",
+                "A page of the keepers' log from the winter of 1962, when the relief boat did \
+                 not come for six weeks.\n\nThe log books",
+                "The relief boat in 1970.",
+                "The harbour wall after the storm of 1953.",
+                "Puffins nest on the western cliff",
+            ],
+        );
+        // A slideshow's captions come with its controls: it goes whole.
+        for dropped in [
+            "Skerry Trust",
+            "2 of 5",
+            "Photo:",
+            "Storm over",
+            "1 of 2",
+            "Jo Bloggs",
+            "Credit",
+            "GETTY",
+            "(Image",
+            "1953. (",
+            "cliff (",
+        ] {
+            assert!(!out.contains(dropped), "{dropped}: {out}");
+        }
+    }
+    let (text, md) = both("captions.html");
+    for out in [&text, &md] {
+        assert_contains(
+            out,
+            &[
+                "weather allowing.\n\nThe last keepers",
+                "winter gales.\n\nThe log books",
+                "the best one I ever had.",
+                "Angus Ross, keeper from 1971 to 1987",
+            ],
+        );
+        for dropped in ["The tower at dusk", "keepers' log from", "Puffins nest"] {
+            assert!(!out.contains(dropped), "{dropped}: {out}");
+        }
+    }
+}
+
+// Issue #12: a key/value infobox (a table, or a `<dl>` of pairs) came out
+// as separate lines, a one-column table and a table nested in a cell as
+// paragraphs.
+#[test]
+fn infoboxes_and_one_column_tables_stay_tables() {
+    let (text, md) = both("infobox.html");
+    assert_contains(
+        &md,
+        &[
+            "| Pennine Way |  |\n| --- | --- |\n| Length | 268 miles |\n\
+             | Start | [Edale](https://example.com/edale) |\n| End | Kirk Yetholm |\n\
+             | Counties | Derbyshire; West Yorkshire; Northumberland |\n\
+             | Highest point | Cross Fell 893 m |",
+            // No header cells, labels beside values: still two columns.
+            "|  |  |\n| --- | --- |\n| Waymarked | 1965 |\n| Managed by | Natural England |",
+            "| Stages |\n| --- |\n| Edale to Crowden |\n| Crowden to Standedge |\n\
+             | Standedge to Hebden Bridge |",
+            // A `<dl>` of short pairs is a key/value table; a glossary is not.
+            "|  |  |\n| --- | --- |\n| Waymarks | Acorn |\n\
+             | Surface | Stone flags, peat, [tracks](https://example.com/tracks) |",
+            "**Bog**\n\nWet ground of peat",
+        ],
+    );
+    assert_contains(
+        &text,
+        &[
+            "Length | 268 miles\nStart | Edale\nEnd | Kirk Yetholm\n\
+             Counties | Derbyshire; West Yorkshire; Northumberland\nHighest point | Cross Fell 893 m",
+            "Waymarked | 1965\nManaged by | Natural England",
+            "Stages\nEdale to Crowden\nCrowden to Standedge",
+            "Waymarks\nAcorn\n\nSurface\nStone flags, peat, tracks",
+        ],
+    );
+}
+
+// Issue #12: a table of contents' nested lists lost their depth, above all
+// lists written straight inside a list (`<ol><li>A</li><ol>…</ol></ol>`).
+#[test]
+fn nested_lists_keep_their_depth() {
+    let opts = |format| {
+        farsight_extract::ExtractOptions::new(format)
+            .base_url("https://example.com/pennine-way")
+            .selector(".toc")
+    };
+    let page = crate::page("infobox.html");
+    let md = farsight_extract::extract(&page, &opts(Format::Markdown)).content;
+    assert_eq!(
+        md,
+        "1. History\n   1. Opening\n   2. Erosion\n      - Paving\n2. Route\n   1. South\n      \
+         1. Edale\n   2. North\n3. Access",
+    );
+    let text = farsight_extract::extract(&page, &opts(Format::Text)).content;
+    assert_eq!(
+        text,
+        "- History\n  - Opening\n  - Erosion\n    - Paving\n- Route\n  - South\n    - Edale\n  \
+         - North\n- Access",
+    );
+}
