@@ -12,118 +12,11 @@ use crate::fasthash::FastMap;
 use dom_query::{Document, NodeData, NodeId, NodeRef};
 
 use crate::kind::PageKind;
-
-/// Class/id fragments of captions, credits and media boxes.
-const CAPTION: [&str; 4] = ["caption", "credit", "slidecount", "gallery"];
-/// Class/id fragments of short metadata blocks (bylines, dates, tags).
-const META: [&str; 17] = [
-    "byline",
-    "dateline",
-    "timestamp",
-    "author",
-    "published",
-    "pubdate",
-    "post-date",
-    "postdate",
-    "entry-date",
-    "storydate",
-    "post-views",
-    "entry-meta",
-    "post-meta",
-    "article-meta",
-    "tags",
-    "tag-list",
-    "taglist",
-];
-/// Class/id fragments of teasers and calls to action.
-const TEASER: [&str; 12] = [
-    "teaser",
-    "rail",
-    "trending",
-    "recommend",
-    "more-stories",
-    "morestories",
-    "read-more",
-    "readmore",
-    "outbrain",
-    "taboola",
-    "newsletter",
-    "signup",
-];
-/// Whole class names that hide text from sighted readers.
-const HIDDEN_CLASSES: [&str; 6] = [
-    "d-none",
-    "sr-only",
-    "screen-reader-text",
-    "visually-hidden",
-    "visuallyhidden",
-    "hidden",
-];
-/// Class/id fragments of a forum post's author panel beyond the name
-/// (rank, post count, join date), its action bar and guest banners: people
-/// marking a thread keep who wrote and when, not the poster's statistics.
-const USER_PANEL: [&str; 24] = [
-    "postcount",
-    "membergroup",
-    "user_info",
-    "guest",
-    "post-actions",
-    "post-controls",
-    "postcontrols",
-    "post-menu",
-    "post-buttons",
-    "actionbar",
-    "action-bar",
-    "userextras",
-    "userinfo_extra",
-    "userinfo-extra",
-    "usertitle",
-    "user-title",
-    "userbanner",
-    "user-banner",
-    "postprofile",
-    "user-stats",
-    "userstats",
-    "profile-rank",
-    "author-stats",
-    "reaction",
-];
-
-/// Class/id words of review and customer-question widgets, furniture on a
-/// product page.
-const REVIEW_WORDS: [&str; 11] = [
-    "review",
-    "reviews",
-    "rating",
-    "ratings",
-    "yotpo",
-    "jdgm",
-    "okendo",
-    "stamped",
-    "questions",
-    "qa",
-    "qna",
-];
-/// Class/id words of a product page's buying box beyond the price: stock,
-/// delivery, pickup, tax and financing notes.
-const BUY_BOX_WORDS: [&str; 11] = [
-    "availability",
-    "stock",
-    "shipping",
-    "delivery",
-    "pickup",
-    "tax",
-    "financing",
-    "installment",
-    "installments",
-    "klarna",
-    "afterpay",
-];
-/// Class fragments of text for screen readers only, whatever the prefix
-/// (Etsy's `wt-screen-reader-only`, `tribe-common-a11y-visual-hide`).
-const SCREEN_READER: [&str; 3] = ["screen-reader", "a11y-visual-hide", "sr-only"];
-/// Whole class words of ads and calls to action.
-const AD_WORDS: [&str; 6] = ["ad", "ads", "advert", "advertisement", "sponsored", "cta"];
+use crate::words::tables::{
+    AD, AUTHOR_BOX, AUTHOR_CARD, BADGE, BUY_BOX, CAPTION, HIDDEN, META, REVIEW, SCREEN_READER,
+    SIGNATURE, TEASER, USER_PANEL,
+};
+use crate::words::{Table, Words};
 
 #[derive(Default, Clone, Copy)]
 struct Size {
@@ -176,20 +69,8 @@ pub(crate) fn plan(doc: &Document, roots: &[NodeId], kind: PageKind) -> (Vec<Nod
             continue;
         };
         let s = size(&n.id);
-        let class = n.attr("class").unwrap_or_default().to_ascii_lowercase();
-        let id = n.attr("id").unwrap_or_default().to_ascii_lowercase();
-        let has = |frags: &[&str]| frags.iter().any(|f| class.contains(f) || id.contains(f));
-        let word = |words: &[&str]| {
-            class
-                .split(|c: char| c.is_ascii_whitespace())
-                .chain(std::iter::once(id.as_str()))
-                .any(|w| words.contains(&w))
-        };
-        let class_words = || {
-            class
-                .split(|c: char| !c.is_ascii_alphanumeric())
-                .chain(id.split(|c: char| !c.is_ascii_alphanumeric()))
-        };
+        let words = Words::of(n);
+        let has = |table: &Table| table.matches(&words);
 
         let remove = match &*name {
             // A quote's attribution ("Amara Osei, Head of Platform") is
@@ -204,28 +85,22 @@ pub(crate) fn plan(doc: &Document, roots: &[NodeId], kind: PageKind) -> (Vec<Nod
                 }
                 false
             }
-            _ if word(&HIDDEN_CLASSES) || has(&SCREEN_READER) => s.text < cap(400),
+            _ if has(&HIDDEN) || has(&SCREEN_READER) => s.text < cap(400),
             // "Sale", "Sold out", "New", "Best seller".
-            _ if class_words().any(|w| w == "badge" || w == "badges") => s.text < cap(40),
-            _ if kind.product && class_words().any(|w| REVIEW_WORDS.contains(&w)) => true,
-            _ if kind.product && class_words().any(|w| BUY_BOX_WORDS.contains(&w)) => {
-                s.text < cap(600)
-            }
+            _ if has(&BADGE) => s.text < cap(40),
+            _ if kind.product && has(&REVIEW) => true,
+            _ if kind.product && has(&BUY_BOX) => s.text < cap(600),
             // A post's signature, but Stack Exchange's `post-signature` is
             // the author card.
-            _ if has(&USER_PANEL) || (has(&["signature"]) && !has(&["post-signature"])) => {
-                s.text < cap(600)
-            }
-            _ if class_words().any(|w| AD_WORDS.contains(&w)) => s.text < cap(300),
+            _ if has(&USER_PANEL) || (has(&SIGNATURE) && !has(&AUTHOR_CARD)) => s.text < cap(600),
+            _ if has(&AD) => s.text < cap(300),
             // Off articles, only next to an image: `text-caption` and
             // `caption-large` are also type sizes (Etsy's and Shopify's
             // listing titles). An article's gallery keeps its captions
             // after its images have gone.
             _ if has(&CAPTION) && (kind.article || near_media(n)) => s.text < cap(600),
             _ if has(&TEASER) => s.text < cap(1500),
-            _ if has(&["author-bio", "author-box", "about-author", "author-details"]) => {
-                s.text < cap(1200)
-            }
+            _ if has(&AUTHOR_BOX) => s.text < cap(1200),
             _ if has(&META) && kind.article && !kind.discussion => s.text < cap(200),
             "p" | "div" | "ul" | "section" => {
                 // A run of two or more links with a label ("Don't miss:
