@@ -6,10 +6,13 @@
 //! An element's class and id are lower-cased once into a [`Words`] value;
 //! every table is then asked about that value. A [`Table`] says how its
 //! entries match:
-//! - [`How::Token`]: an entry is a whole class token (classes split on
-//!   white space, as HTML does) or the whole id. For names a site uses as
-//!   one unit (`sr-only`, `cc-banner`), where a part would say too little
-//!   (`hidden` inside `overflow-hidden`).
+//! - [`How::Token`]: an entry is a whole name: class and id split on white
+//!   space (between class names) and `_` (between the words of a
+//!   snake_case name: Simple Machines' `post_wrapper`), so a hyphenated name
+//!   stays one (`sr-only`, `cc-banner`, `post-body`) and so does a
+//!   Tailwind variant (`md:hidden` is not `hidden`). For names a site uses
+//!   as one unit, where a part would say too little (`hidden` inside
+//!   `overflow-hidden`, `post` inside `post-body`, a part of a post).
 //! - [`How::Part`]: an entry is a word part: class and id split on every
 //!   character that is not an ASCII letter or digit (`c-byline__author` is
 //!   `c`, `byline`, `author`). An entry written with hyphens (`skip-link`)
@@ -74,10 +77,18 @@ pub(crate) fn parts(value: &str) -> impl Iterator<Item = &str> + Clone {
         .filter(|w| !w.is_empty())
 }
 
+/// The whole names of one lower-cased class or id value: split on white
+/// space and `_`.
+fn tokens(value: &str) -> impl Iterator<Item = &str> {
+    value
+        .split(|c: char| c.is_ascii_whitespace() || c == '_')
+        .filter(|w| !w.is_empty())
+}
+
 /// How a table's entries match a class or id; see the module's notes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum How {
-    /// A whole class token, or the whole id.
+    /// A whole name: split on white space and `_`.
     Token,
     /// Word parts, in a row for a hyphenated entry.
     Part,
@@ -97,7 +108,7 @@ pub(crate) struct Table {
 }
 
 impl Table {
-    /// Entries that match whole class tokens or the whole id.
+    /// Entries that match whole names (hyphenated names whole).
     pub(crate) const fn tokens(entries: &'static [&'static str]) -> Self {
         Self::new(How::Token, entries)
     }
@@ -184,9 +195,7 @@ impl Table {
                 value.len() >= *shortest
                     && finders.iter().any(|f| f.find(value.as_bytes()).is_some())
             }
-            How::Token => value
-                .split_ascii_whitespace()
-                .any(|t| self.entries.contains(&t)),
+            How::Token => tokens(value).any(|t| self.entries.contains(&t)),
             // One split for the one-word entries; a hyphenated entry looks
             // for its parts in a row.
             How::Part => {
@@ -202,7 +211,7 @@ impl Table {
 
     fn entry_in(&self, entry: &str, value: &str) -> bool {
         match self.how {
-            How::Token => value.split_ascii_whitespace().any(|t| t == entry),
+            How::Token => tokens(value).any(|t| t == entry),
             How::Part => parts_in_a_row(entry, value),
             How::Fragment => memchr::memmem::find(value.as_bytes(), entry.as_bytes()).is_some(),
         }

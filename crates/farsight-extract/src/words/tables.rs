@@ -85,9 +85,10 @@ pub(crate) static EDIT_PAGE: Table =
 
 // --- Forum threads (threads.rs) ---
 
-/// A post of a thread, in the class only. Whole tokens: `post` and
+/// A post of a thread, in the class only. Whole names: `post` and
 /// `comment` begin the class of every part of a post (`post-body`,
-/// `comment-meta`), and a thread is told by its posts, not their parts.
+/// `comment-meta`), and a thread is told by its posts, not their parts;
+/// `_` separates names (Simple Machines' `post_wrapper` is the post).
 pub(crate) static POST: Table = Table::tokens(&[
     "post",
     "message",
@@ -148,7 +149,7 @@ pub(crate) static TEASER: Table = Table::fragments(&[
     "signup",
 ]);
 
-/// Classes that hide text from sighted readers. Whole tokens: `hidden`
+/// Classes that hide text from sighted readers. Whole names: `hidden`
 /// inside `overflow-hidden` or `hidden-xs` hides nothing on a desktop page.
 pub(crate) static HIDDEN: Table = Table::tokens(&[
     "d-none",
@@ -252,7 +253,8 @@ pub(crate) static AD: Table =
 /// Class tokens that hide an element for everyone or on large screens, and
 /// that Readability's "hidden" rule must still see; every other token
 /// containing "hid" (`no-js-hidden`, `hidden-xs`) leaves the element shown
-/// on a desktop page. Whole tokens: clean.rs keeps or drops each token.
+/// on a desktop page. Whole names: clean.rs looks each class token up
+/// (`has_entry`) to keep or drop it.
 pub(crate) static HIDDEN_ON_DESKTOP: Table = Table::tokens(&[
     "hide",
     "is-hidden",
@@ -321,7 +323,7 @@ pub(crate) static NOTICE_FRAGMENTS: Table = Table::fragments(&[
 ]);
 
 /// Notices whose words say nothing alone (Osano's Cookie Consent:
-/// `cc-window cc-banner`). Whole tokens: `cc-` also begins credit-card and
+/// `cc-window cc-banner`). Whole names: `cc-` also begins credit-card and
 /// closed-caption classes.
 pub(crate) static NOTICE_TOKENS: Table = Table::tokens(&["cc-window", "cc-banner", "cc-revoke"]);
 

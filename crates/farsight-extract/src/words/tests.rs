@@ -35,9 +35,10 @@ fn every_entry_matches_as_its_table_says() {
                 How::Token => {
                     hits.push(format!("a {e} b"));
                     hits.push(format!("\t{upper}\n"));
+                    hits.push(format!("x_{e}__y"));
                     misses.push(format!("{e}x"));
                     misses.push(format!("x-{e}"));
-                    misses.push(format!("{e}_x"));
+                    misses.push(format!("{e}-x"));
                 }
                 How::Part => {
                     hits.push(format!("x-{e}-y"));
@@ -133,6 +134,7 @@ fn what_each_table_must_and_must_not_match() {
         ("EDIT_PAGE", &EDIT_PAGE, "edit", false),
         ("POST", &POST, "post bg2", true),
         ("POST", &POST, "post-body", false),
+        ("POST", &POST, "post_wrapper", true),
         ("POST", &POST, "comment-meta", false),
         ("POST", &POST, "topic-post clearfix", true),
         ("POST_AUTHOR", &POST_AUTHOR, "postauthor", true),
@@ -143,6 +145,7 @@ fn what_each_table_must_and_must_not_match() {
         ("HIDDEN", &HIDDEN, "overflow-hidden", false),
         ("HIDDEN", &HIDDEN, "hidden-xs", false),
         ("HIDDEN", &HIDDEN, "text sr-only", true),
+        ("HIDDEN", &HIDDEN, "flex md:hidden", false),
         (
             "SCREEN_READER",
             &SCREEN_READER,
