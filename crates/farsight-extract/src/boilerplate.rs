@@ -2,33 +2,7 @@
 
 use dom_query::{Document, NodeRef};
 
-/// Class/id words that mark furniture.
-const NOISE: [&str; 24] = [
-    "similar",
-    "suggested",
-    "nav",
-    "navbar",
-    "menu",
-    "footer",
-    "header",
-    "sidebar",
-    "breadcrumb",
-    "cookie",
-    "consent",
-    "banner",
-    "share",
-    "social",
-    "related",
-    "newsletter",
-    "advert",
-    "ads",
-    "promo",
-    "popup",
-    "modal",
-    "subscribe",
-    "skip-link",
-    "comments",
-];
+use crate::words::{Words, tables::NOISE};
 
 /// Removes furniture from the document.
 pub(crate) fn strip(doc: &Document) {
@@ -48,6 +22,11 @@ pub(crate) fn is_noise(n: &NodeRef<'_>) -> bool {
 
 /// [`is_noise`], where on a thread (`discussion`) comments are content.
 pub(crate) fn is_noise_in(n: &NodeRef<'_>, discussion: bool) -> bool {
+    is_noise_with(n, &Words::of(n), discussion)
+}
+
+/// [`is_noise_in`], for a caller that has read `n`'s [`Words`] already.
+pub(crate) fn is_noise_with(n: &NodeRef<'_>, words: &Words, discussion: bool) -> bool {
     let Some(name) = n.node_name() else {
         return false;
     };
@@ -83,17 +62,13 @@ pub(crate) fn is_noise_in(n: &NodeRef<'_>, discussion: bool) -> bool {
     if matches!(&*name, "body" | "html" | "main" | "article") {
         return false;
     }
-    let class = n.attr("class").unwrap_or_default().to_ascii_lowercase();
-    let id = n.attr("id").unwrap_or_default().to_ascii_lowercase();
     // A header class inside `<main>` (a shop category's title and intro,
     // `woocommerce-products-header`) or inside one card of a listing is
     // content; inside an article it holds the headline and byline, which
     // are not the article's text.
-    words(&class).chain(words(&id)).any(|w| {
-        NOISE.contains(&w)
-            && (w != "header" || !content_header(n))
-            && !(discussion && w == "comments")
-    })
+    NOISE
+        .matching(words)
+        .any(|w| (w != "header" || !content_header(n)) && !(discussion && w == "comments"))
 }
 
 fn content_header(n: &NodeRef<'_>) -> bool {
@@ -121,9 +96,4 @@ fn is_card(article: &NodeRef<'_>) -> bool {
 fn holds_prose(n: &NodeRef<'_>) -> bool {
     n.descendants_it()
         .any(|d| d.node_name().as_deref() == Some("p") && d.normalized_char_count() >= 80)
-}
-
-fn words(s: &str) -> impl Iterator<Item = &str> {
-    s.split(|c: char| !c.is_ascii_alphanumeric())
-        .filter(|w| !w.is_empty())
 }

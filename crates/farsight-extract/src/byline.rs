@@ -8,12 +8,11 @@
 //! byline's separators, loses a leading "By", and must look like a name
 //! (a few words, no sentence) or it is not taken.
 
-use std::sync::LazyLock;
-
 use dom_query::NodeRef;
-use regex::Regex;
 
 use crate::render::collapse_ws;
+use crate::words::Words;
+use crate::words::tables::{BYLINE, BYLINE_HINTS, COMMENT, NOT_A_BYLINE};
 
 /// How the markup names the author, strongest first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -25,24 +24,6 @@ pub(crate) enum Mark {
     /// A byline's class.
     Class,
 }
-
-/// Class words (split on anything not a letter or digit, whole) that mark
-/// an author's name: `byline`, `c-byline__author`, `author-name`,
-/// `post-author`, `by-author`, WordPress's `author vcard`.
-const NAME_WORDS: [&str; 5] = ["byline", "author", "authors", "byauthor", "authorname"];
-
-/// Class words that mark an author's box or a list of authors' pages, not a
-/// byline: their text is a biography or a menu.
-const NOT_A_BYLINE: [&str; 8] = [
-    "bio",
-    "box",
-    "avatar",
-    "description",
-    "about",
-    "info",
-    "profile",
-    "comment",
-];
 
 /// The longest name kept, in characters: two or three people's names.
 const MAX_NAME_CHARS: usize = 80;
@@ -264,24 +245,17 @@ fn has_word(value: &str, words: &[&str]) -> bool {
 
 fn is_byline_class(class: &str) -> bool {
     // Most classes say neither word: one scan and no copy for them.
-    static SAYS: LazyLock<Option<Regex>> = LazyLock::new(|| Regex::new("(?i)author|byline").ok());
-    if !SAYS.as_ref().is_none_or(|re| re.is_match(class)) {
+    if !BYLINE_HINTS.in_raw_value(class) {
         return false;
     }
-    let lower = class.to_ascii_lowercase();
-    let words = || {
-        lower
-            .split(|c: char| !c.is_ascii_alphanumeric())
-            .filter(|w| !w.is_empty())
-    };
-    words().any(|w| NAME_WORDS.contains(&w)) && !words().any(|w| NOT_A_BYLINE.contains(&w))
+    let words = Words::from_attrs(class, "");
+    BYLINE.in_class(&words) && !NOT_A_BYLINE.in_class(&words)
 }
 
 /// A comment's author is not the page's.
 fn in_comment(n: &NodeRef<'_>) -> bool {
     n.ancestors_it(Some(12)).any(|a| {
-        a.attr("class")
-            .is_some_and(|c| c.to_ascii_lowercase().contains("comment"))
+        COMMENT.in_class(&Words::of_class(&a))
             || a.attr("itemprop").is_some_and(|p| p.contains("comment"))
     })
 }

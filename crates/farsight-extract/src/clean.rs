@@ -3,6 +3,7 @@
 use dom_query::{Document, NodeData, NodeId, NodeRef};
 
 use crate::consent::Notices;
+use crate::words::tables::HIDDEN_ON_DESKTOP;
 
 /// Removes hidden and non-content elements from the whole document:
 /// `hidden`, `aria-hidden="true"`, inline `display:none` /
@@ -176,22 +177,9 @@ pub(crate) fn visible_class(class: &str) -> Option<String> {
             return !shown_again;
         }
         // Hidden for everyone, or on large screens.
-        matches!(
-            t,
-            "hide"
-                | "is-hidden"
-                | "u-hidden"
-                | "visually-hidden"
-                | "visuallyhidden"
-                | "hidden-lg"
-                | "hidden-md"
-                | "hidden-desktop"
-                | "desktop-hidden"
-                | "hide-desktop"
-                | "large-up-hide"
-        ) || t
-            .split_once(':')
-            .is_some_and(|(bp, v)| matches!(bp, "md" | "lg" | "xl" | "2xl") && v == "hidden")
+        HIDDEN_ON_DESKTOP.has_entry(t)
+            || t.split_once(':')
+                .is_some_and(|(bp, v)| matches!(bp, "md" | "lg" | "xl" | "2xl") && v == "hidden")
     };
     let kept: Vec<&str> = tokens.iter().copied().filter(|t| keep(t)).collect();
     (kept.len() != tokens.len()).then(|| kept.join(" "))

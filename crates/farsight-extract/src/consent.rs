@@ -16,61 +16,12 @@
 //! classed `has-cookie-consent` is the page, and a privacy policy that says
 //! "we use cookies" is content.
 
-use std::sync::LazyLock;
-
 use dom_query::NodeRef;
-use regex::Regex;
 
-/// Every word a notice's class or id can hold, any case: one scan of each
-/// element's class and id, which most pass without a copy (this runs on
-/// every element). Keep in step with [`NOTICE_FRAGMENTS`],
-/// [`NOTICE_TOKENS`] and the words of [`names_a_notice`].
-static MAY_NAME_A_NOTICE: LazyLock<Option<Regex>> = LazyLock::new(|| {
-    Regex::new("(?i)consent|gdpr|onetrust|cookie|cmp|cc-|didomi|usercentrics|iubenda").ok()
-});
-
-/// Class and id fragments found only in consent notices: vendors' names and
-/// what the notices call themselves. Matched inside a word
-/// (`CybotCookiebotDialog`, `cookieconsent`, `onetrust-pc-sdk`).
-const NOTICE_FRAGMENTS: [&str; 10] = [
-    "consent",
-    "gdpr",
-    "onetrust",
-    "cookiebot",
-    "cookielaw",
-    "didomi",
-    "usercentrics",
-    "cmplz",
-    "iubenda",
-    "cookieyes",
-];
-
-/// Whole class tokens of notices whose words say nothing alone (Osano's
-/// Cookie Consent: `cc-window cc-banner`).
-const NOTICE_TOKENS: [&str; 3] = ["cc-window", "cc-banner", "cc-revoke"];
-
-/// Words that name a notice beside `cookie` or `cookies` in a class or id
-/// (`cookie-banner`, `cookies_bar`, `js-cookie-notice`); `cookie` alone is
-/// also a recipe's class, and is left to the notice's words.
-const COOKIE_COMPANIONS: [&str; 17] = [
-    "banner",
-    "bar",
-    "notice",
-    "notification",
-    "popup",
-    "alert",
-    "law",
-    "message",
-    "msg",
-    "wall",
-    "warning",
-    "overlay",
-    "modal",
-    "dialog",
-    "prompt",
-    "disclaimer",
-    "info",
-];
+use crate::words::parts;
+use crate::words::tables::{
+    CMP_WORDS, COOKIE, COOKIE_COMPANIONS, NOTICE_FRAGMENTS, NOTICE_HINTS, NOTICE_TOKENS,
+};
 
 /// Ways a notice says it, lower-cased: English, and the sentence the most
 /// common notices use in a few other languages.
@@ -162,18 +113,14 @@ impl Notices {
                 return false;
             };
             el.attrs.iter().any(|a| {
-                if !matches!(&*a.name.local, "class" | "id")
-                    || !MAY_NAME_A_NOTICE
-                        .as_ref()
-                        .is_none_or(|re| re.is_match(&a.value))
-                {
+                if !matches!(&*a.name.local, "class" | "id") {
                     return false;
                 }
                 // Lower-cased into one buffer kept across elements: this
                 // runs on every element with a class or an id.
                 lower.clear();
                 lower.extend(a.value.chars().map(|c| c.to_ascii_lowercase()));
-                names_a_notice(lower)
+                NOTICE_HINTS.in_value(lower) && names_a_notice(lower)
             })
         });
         named && !is_page_element(n) && self.notice_sized(n, MAX_NAMED_CHARS)
@@ -268,34 +215,24 @@ impl Notices {
 
 /// Whether a lower-cased class or id attribute names a consent notice.
 fn names_a_notice(value: &str) -> bool {
-    if NOTICE_FRAGMENTS.iter().any(|f| value.contains(f)) {
-        return true;
-    }
-    let words = || {
-        value
-            .split(|c: char| !c.is_ascii_alphanumeric())
-            .filter(|w| !w.is_empty())
-    };
-    // A consent management platform's own words: Quantcast's
-    // `qc-cmp2-container`, consentmanager's `cmpbox`. Not `cmp-` alone:
-    // Adobe Experience Manager prefixes every component with it.
-    let cmp = |w: &str| {
-        matches!(w, "cmpbox" | "cmpwrapper")
-            || w.strip_prefix("cmp")
-                .is_some_and(|rest| !rest.is_empty() && rest.bytes().all(|b| b.is_ascii_digit()))
+    // Quantcast's `qc-cmp2-container`: a consent management platform's
+    // name and a version.
+    let cmp_version = |w: &str| {
+        w.strip_prefix("cmp")
+            .is_some_and(|rest| !rest.is_empty() && rest.bytes().all(|b| b.is_ascii_digit()))
     };
     // `cookiebanner`, `cookiebar`, `cookienotice` written as one word.
     let joined = |w: &str| {
-        w.strip_prefix("cookies")
-            .or_else(|| w.strip_prefix("cookie"))
-            .is_some_and(|rest| COOKIE_COMPANIONS.contains(&rest))
+        COOKIE.entries().iter().any(|c| {
+            w.strip_prefix(c)
+                .is_some_and(|rest| COOKIE_COMPANIONS.has_entry(rest))
+        })
     };
-    value
-        .split_ascii_whitespace()
-        .any(|t| NOTICE_TOKENS.contains(&t))
-        || words().any(|w| cmp(w) || joined(w))
-        || (words().any(|w| w == "cookie" || w == "cookies")
-            && words().any(|w| COOKIE_COMPANIONS.contains(&w)))
+    NOTICE_FRAGMENTS.in_value(value)
+        || NOTICE_TOKENS.in_value(value)
+        || CMP_WORDS.in_value(value)
+        || parts(value).any(|w| cmp_version(w) || joined(w))
+        || (COOKIE.in_value(value) && COOKIE_COMPANIONS.in_value(value))
 }
 
 /// Elements that are the page, whatever their class says.

@@ -695,10 +695,34 @@ fn skip_attrs_noting(
     (false, len + 1)
 }
 
+/// The `data-*` attributes the pre-parse pass keeps, by a fragment of the
+/// name after `data-` (`lazy` keeps `data-lazy-src`); every other `data-*`
+/// attribute and every `on*` handler is dropped before parsing (see
+/// [`droppable_attr`]). Each is here for its reader:
+/// - `src`, `lazy`, `original`, `img`, `image`: lazy-loaded images
+///   (render.rs reads `data-src`; Readability's lazy-image fix reads any
+///   attribute holding an image's address, `data-original`, `data-lazy-src`);
+/// - `lang`: a code block's language (`data-lang`, `data-language`,
+///   render.rs);
+/// - `paywall`, `testid`: paywall markers (paywall.rs);
+/// - `url`, `permalink`: a post's own address on infinite-scroll pages
+///   (own_article.rs).
+pub(crate) const KEPT_DATA_ATTRIBUTES: [&str; 10] = [
+    "src",
+    "lazy",
+    "original",
+    "img",
+    "image",
+    "lang",
+    "paywall",
+    "testid",
+    "url",
+    "permalink",
+];
+
 /// Whether an attribute (`name=value` text) is one nothing downstream reads
 /// and the parser may skip: event handlers and `data-*` attributes (a tenth
-/// of a typical page's bytes), except those that name images, code
-/// languages, paywalls or a post's own URL.
+/// of a typical page's bytes) but [`KEPT_DATA_ATTRIBUTES`].
 fn droppable_attr(attr: &[u8]) -> bool {
     let name_end = attr
         .iter()
@@ -712,21 +736,9 @@ fn droppable_attr(attr: &[u8]) -> bool {
         return false;
     }
     let rest = name[5..].to_ascii_lowercase();
-    ![
-        "src",
-        "lang",
-        "paywall",
-        "testid",
-        "lazy",
-        "original",
-        "url",
-        "img",
-        "image",
-        // A post's own URL on infinite-scroll pages (own_article.rs).
-        "permalink",
-    ]
-    .iter()
-    .any(|k| memchr::memmem::find(&rest, k.as_bytes()).is_some())
+    !KEPT_DATA_ATTRIBUTES
+        .iter()
+        .any(|k| memchr::memmem::find(&rest, k.as_bytes()).is_some())
 }
 
 /// Attributes of one tag beyond this many are left out. The tokenizer
@@ -1341,6 +1353,36 @@ mod tests {
         );
         // An unclosed script runs to the end, as in the parser.
         assert_eq!(prepare("<p>a<script>b", MAX_DEPTH, false), "<p>a");
+    }
+
+    #[test]
+    fn kept_data_attributes_survive_and_others_go() {
+        for k in KEPT_DATA_ATTRIBUTES {
+            for name in [
+                format!("data-{k}"),
+                format!("DATA-X-{}-Y", k.to_uppercase()),
+            ] {
+                let html = format!("<div data-track=1 {name}=v onclick=go()>x</div>");
+                let want = format!("<div {name}=v>x</div>");
+                assert_eq!(prepare(&html, MAX_DEPTH, true), want, "{name}");
+            }
+        }
+        // What the readers read, by its full name.
+        for name in [
+            "data-src",
+            "data-srcset",
+            "data-lazy-src",
+            "data-original",
+            "data-lang",
+            "data-language",
+            "data-paywall",
+            "data-testid",
+            "data-url",
+            "data-permalink",
+        ] {
+            let html = format!("<p {name}=v>x</p>");
+            assert_eq!(prepare(&html, MAX_DEPTH, true), html, "{name}");
+        }
     }
 
     #[test]

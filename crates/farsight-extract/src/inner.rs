@@ -13,18 +13,12 @@ use dom_query::{Document, NodeData, NodeId, NodeRef};
 
 use crate::density;
 use crate::kind::PageKind;
+use crate::words::tables::{
+    AD, AUTHOR_BOX, AUTHOR_CARD, BADGE, BUY_BOX, CAPTION, CARD_CAPTION, CREDIT, HIDDEN, META,
+    REVIEW, SCREEN_READER, SIGNATURE, SLIDESHOW, TEASER, USER_PANEL,
+};
+use crate::words::{Table, Words};
 
-/// Class/id fragments of what sits beside an image without describing it:
-/// photo credits, slide counters ("3 of 12") and slideshow widgets, whose
-/// every caption comes twice or more (once per size, "more"/"less",
-/// "Caption", "Close"). A figure's caption is content (issue #12).
-const CREDIT: [&str; 5] = [
-    "credit",
-    "image-copyright",
-    "slidecount",
-    "slide-count",
-    "gallery",
-];
 /// Labels that start a photo credit inside a caption's text ("…
 /// stretch. Photo: Example News", "… Hong Kong (Image: GETTY)"): the credit
 /// is cut from there, the caption kept.
@@ -52,116 +46,6 @@ const CREDIT_STARTS: [&str; 6] = [
     "Courtesy of",
     "Photo illustration",
 ];
-/// Class/id fragments of short metadata blocks (bylines, dates, tags).
-const META: [&str; 17] = [
-    "byline",
-    "dateline",
-    "timestamp",
-    "author",
-    "published",
-    "pubdate",
-    "post-date",
-    "postdate",
-    "entry-date",
-    "storydate",
-    "post-views",
-    "entry-meta",
-    "post-meta",
-    "article-meta",
-    "tags",
-    "tag-list",
-    "taglist",
-];
-/// Class/id fragments of teasers and calls to action.
-const TEASER: [&str; 12] = [
-    "teaser",
-    "rail",
-    "trending",
-    "recommend",
-    "more-stories",
-    "morestories",
-    "read-more",
-    "readmore",
-    "outbrain",
-    "taboola",
-    "newsletter",
-    "signup",
-];
-/// Whole class names that hide text from sighted readers.
-const HIDDEN_CLASSES: [&str; 6] = [
-    "d-none",
-    "sr-only",
-    "screen-reader-text",
-    "visually-hidden",
-    "visuallyhidden",
-    "hidden",
-];
-/// Class/id fragments of a forum post's author panel beyond the name
-/// (rank, post count, join date), its action bar and guest banners: people
-/// marking a thread keep who wrote and when, not the poster's statistics.
-const USER_PANEL: [&str; 24] = [
-    "postcount",
-    "membergroup",
-    "user_info",
-    "guest",
-    "post-actions",
-    "post-controls",
-    "postcontrols",
-    "post-menu",
-    "post-buttons",
-    "actionbar",
-    "action-bar",
-    "userextras",
-    "userinfo_extra",
-    "userinfo-extra",
-    "usertitle",
-    "user-title",
-    "userbanner",
-    "user-banner",
-    "postprofile",
-    "user-stats",
-    "userstats",
-    "profile-rank",
-    "author-stats",
-    "reaction",
-];
-
-/// Class/id words of review and customer-question widgets, furniture on a
-/// product page.
-const REVIEW_WORDS: [&str; 11] = [
-    "review",
-    "reviews",
-    "rating",
-    "ratings",
-    "yotpo",
-    "jdgm",
-    "okendo",
-    "stamped",
-    "questions",
-    "qa",
-    "qna",
-];
-/// Class/id words of a product page's buying box beyond the price: stock,
-/// delivery, pickup, tax and financing notes.
-const BUY_BOX_WORDS: [&str; 11] = [
-    "availability",
-    "stock",
-    "shipping",
-    "delivery",
-    "pickup",
-    "tax",
-    "financing",
-    "installment",
-    "installments",
-    "klarna",
-    "afterpay",
-];
-/// Class fragments of text for screen readers only, whatever the prefix
-/// (Etsy's `wt-screen-reader-only`, `tribe-common-a11y-visual-hide`).
-/// The BBC's `off-screen` ("Image caption" before each caption) too.
-const SCREEN_READER: [&str; 4] = ["screen-reader", "a11y-visual-hide", "sr-only", "off-screen"];
-/// Whole class words of ads and calls to action.
-const AD_WORDS: [&str; 6] = ["ad", "ads", "advert", "advertisement", "sponsored", "cta"];
 
 #[derive(Default, Clone, Copy)]
 struct Size {
@@ -269,20 +153,8 @@ pub(crate) fn plan(doc: &Document, roots: &[NodeId], kind: PageKind) -> Plan {
             continue;
         };
         let s = size(&n.id);
-        let class = n.attr("class").unwrap_or_default().to_ascii_lowercase();
-        let id = n.attr("id").unwrap_or_default().to_ascii_lowercase();
-        let has = |frags: &[&str]| frags.iter().any(|f| class.contains(f) || id.contains(f));
-        let word = |words: &[&str]| {
-            class
-                .split(|c: char| c.is_ascii_whitespace())
-                .chain(std::iter::once(id.as_str()))
-                .any(|w| words.contains(&w))
-        };
-        let class_words = || {
-            class
-                .split(|c: char| !c.is_ascii_alphanumeric())
-                .chain(id.split(|c: char| !c.is_ascii_alphanumeric()))
-        };
+        let words = Words::of(n);
+        let has = |table: &Table| table.matches(&words);
 
         let remove = match &*name {
             // A caption says what the image shows: it stays, without a
@@ -304,43 +176,38 @@ pub(crate) fn plan(doc: &Document, roots: &[NodeId], kind: PageKind) -> Plan {
                 }
                 false
             }
-            _ if word(&HIDDEN_CLASSES) || has(&SCREEN_READER) => s.text < cap(400),
+            _ if has(&HIDDEN) || has(&SCREEN_READER) => s.text < cap(400),
             // "Sale", "Sold out", "New", "Best seller".
-            _ if class_words().any(|w| w == "badge" || w == "badges") => s.text < cap(40),
-            _ if kind.product && class_words().any(|w| REVIEW_WORDS.contains(&w)) => true,
-            _ if kind.product && class_words().any(|w| BUY_BOX_WORDS.contains(&w)) => {
-                s.text < cap(600)
-            }
+            _ if has(&BADGE) => s.text < cap(40),
+            _ if kind.product && has(&REVIEW) => true,
+            _ if kind.product && has(&BUY_BOX) => s.text < cap(600),
             // A post's signature, but Stack Exchange's `post-signature` is
             // the author card.
-            _ if has(&USER_PANEL) || (has(&["signature"]) && !has(&["post-signature"])) => {
-                s.text < cap(600)
-            }
-            _ if class_words().any(|w| AD_WORDS.contains(&w)) => s.text < cap(300),
+            _ if has(&USER_PANEL) || (has(&SIGNATURE) && !has(&AUTHOR_CARD)) => s.text < cap(600),
+            _ if has(&AD) => s.text < cap(300),
             // Off articles, only next to an image: `credit` is a word of
             // other things too (a loan's credit terms on a product page).
             _ if has(&CREDIT) && (kind.article || near_media(n)) => s.text < cap(600),
             // A slideshow's captions come once per slide size and with
             // their toggles ("Caption", "Close", "more"): its caption
             // boxes go whole.
-            _ if has(&["caption"]) && in_slideshow(n) => s.text < cap(600),
+            _ if has(&CAPTION) && in_slideshow(n) => s.text < cap(600),
             // WordPress's caption paragraph (`wp-caption-text`) and its
             // block editor's (`wp-element-caption`) are a figcaption.
             _ if kind.article && is_caption(n) && s.link * 2 > s.text => true,
             // Bootstrap's `.thumbnail > .caption` is the text of a card
             // under its image (a product's name and price) on any page.
-            _ if is_caption(n) && (kind.article || word(&["caption"])) => {
+            _ if is_caption(n) && (kind.article || has(&CARD_CAPTION)) => {
                 captions.push(*n);
                 false
             }
             // Off articles, another class that says caption beside an
             // image is a card's overlay or a type size (Etsy's
-            // `wt-text-caption` on delivery notes and badges).
-            _ if has(&["caption"]) && near_media(n) => s.text < cap(600),
+            // `wt-text-caption` on delivery notes, Shopify's
+            // `caption-large` listing titles).
+            _ if has(&CAPTION) && near_media(n) => s.text < cap(600),
             _ if has(&TEASER) => s.text < cap(1500),
-            _ if has(&["author-bio", "author-box", "about-author", "author-details"]) => {
-                s.text < cap(1200)
-            }
+            _ if has(&AUTHOR_BOX) => s.text < cap(1200),
             _ if has(&META) && kind.article && !kind.discussion => s.text < cap(200),
             "p" | "div" | "ul" | "section" => {
                 // A run of two or more links with a label ("Don't miss:
@@ -394,6 +261,8 @@ fn is_caption(n: &NodeRef<'_>) -> bool {
     if n.node_name().as_deref() == Some("figcaption") {
         return true;
     }
+    // A class name that ends in "caption": a suffix, which no word table
+    // says (`image-caption`, not `caption-large`, a type size).
     let class = n.attr("class").unwrap_or_default().to_ascii_lowercase();
     class
         .split_ascii_whitespace()
@@ -404,16 +273,8 @@ fn is_caption(n: &NodeRef<'_>) -> bool {
 /// Whether `n` is inside a slideshow widget (its class or id says
 /// `gallery`, `slideshow` or `carousel`).
 fn in_slideshow(n: &NodeRef<'_>) -> bool {
-    n.ancestors_it(None).any(|a| {
-        ["class", "id"].iter().any(|k| {
-            a.attr(k).is_some_and(|v| {
-                let v = v.to_ascii_lowercase();
-                ["gallery", "slideshow", "carousel"]
-                    .iter()
-                    .any(|w| v.contains(w))
-            })
-        })
-    })
+    n.ancestors_it(None)
+        .any(|a| SLIDESHOW.matches(&Words::of(&a)))
 }
 
 /// Cuts a photo credit from a caption: from the first text where one

@@ -50,6 +50,7 @@ mod table;
 mod threads;
 mod trailing;
 mod url_util;
+mod words;
 
 pub use document::{Document, Engine, ExtractOptions, Format, Link, Metadata, Shortfall};
 pub use extractor::extract;

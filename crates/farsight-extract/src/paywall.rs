@@ -1,25 +1,8 @@
 //! Paywall detection.
 
-use std::sync::OnceLock;
-
 use dom_query::{NodeData, TreeNode};
-use memchr::memmem::Finder;
 
-/// Class or id fragments that paywall vendors and publishers use.
-const MARKERS: [&str; 12] = [
-    "paywall",
-    "piano-offer",
-    "tp-modal",
-    "tp-container",
-    "regwall",
-    "subscriber-only",
-    "subscribers-only",
-    "premium-content",
-    "metered-content",
-    "article-locked",
-    "content-locked",
-    "subscription-wall",
-];
+use crate::words::tables::PAYWALL;
 
 /// Sentences that ask the reader to pay to go on.
 const PROMPTS: [&str; 12] = [
@@ -51,30 +34,12 @@ pub(crate) struct Signals {
 /// Whether an element of the raw page (overlays often start hidden) is a
 /// paywall marker. Called on every element by `metadata::read`'s walk.
 pub(crate) fn is_marker(node: &TreeNode) -> bool {
-    // Searchers built once: this runs on the class and id of every element,
-    // and building a searcher costs more than running it on a short string.
-    static FINDERS: OnceLock<Vec<Finder<'static>>> = OnceLock::new();
     let NodeData::Element(el) = &node.data else {
         return false;
     };
-    let finders =
-        FINDERS.get_or_init(|| MARKERS.iter().map(|m| Finder::new(m.as_bytes())).collect());
-    let marked = |v: &str| {
-        // Every marker is longer than this.
-        if v.len() < 7 {
-            return false;
-        }
-        // Most class names are lower case already: no copy for them.
-        if v.bytes().any(|b| b.is_ascii_uppercase()) {
-            let lower = v.to_ascii_lowercase();
-            finders.iter().any(|f| f.find(lower.as_bytes()).is_some())
-        } else {
-            finders.iter().any(|f| f.find(v.as_bytes()).is_some())
-        }
-    };
     // One look at the attributes, borrowed, not cloned.
     el.attrs.iter().any(|a| match &*a.name.local {
-        "class" | "id" => marked(&a.value),
+        "class" | "id" => PAYWALL.in_raw_value(&a.value),
         "data-paywall" => true,
         "data-testid" => a.value.contains("paywall"),
         _ => false,

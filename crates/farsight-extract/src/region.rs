@@ -9,36 +9,9 @@
 use dom_query::{Document, NodeId, NodeRef};
 
 use crate::kind::PageKind;
+use crate::words::Words;
+use crate::words::tables::{EDIT_PAGE, REGION_NOISE, RESULT_COUNT};
 use crate::{boilerplate, density};
-
-/// Class/id words of furniture that sits inside `<main>` on such pages, on
-/// top of [`boilerplate::is_noise`]'s.
-const REGION_NOISE: [&str; 24] = [
-    "rating",
-    "ratings",
-    "cart",
-    "basket",
-    "star-rating",
-    "stars",
-    "toc",
-    "filter",
-    "filters",
-    "facet",
-    "facets",
-    "sort",
-    "sorting",
-    "pagination",
-    "pager",
-    "recently",
-    "upsell",
-    "upsells",
-    "crosssell",
-    "cross-sell",
-    "breadcrumbs",
-    "feedback",
-    "announcement",
-    "toolbar",
-];
 
 /// The main region of `doc`: its largest visible `<main>` (or
 /// `role="main"`) element. A page without one has not said where its
@@ -90,36 +63,10 @@ pub(crate) fn furniture(doc: &Document, root: NodeId, kind: PageKind) -> Vec<Nod
 }
 
 fn is_furniture(n: &NodeRef<'_>, kind: PageKind) -> bool {
-    if boilerplate::is_noise_in(n, kind.discussion) {
+    let words = Words::of(n);
+    if boilerplate::is_noise_with(n, &words, kind.discussion) {
         return true;
     }
-    let class = n.attr("class").unwrap_or_default().to_ascii_lowercase();
-    let id = n.attr("id").unwrap_or_default().to_ascii_lowercase();
-    // "Showing 1-12 of 40 results".
-    if [
-        "result-count",
-        "results-count",
-        "resultcount",
-        "serp-count",
-        "grid-count",
-    ]
-    .iter()
-    .any(|f| class.contains(f))
-    {
-        return true;
-    }
-    // "Edit this page" links of documentation; not the word "edit" alone,
-    // which GitHub puts on the wrapper of every comment.
-    if ["edit-this-page", "edit-page", "editthispage", "page-edit"]
-        .iter()
-        .any(|f| class.contains(f) || id.contains(f))
-    {
-        return true;
-    }
-    let mut words = class
-        .split(|c: char| !c.is_ascii_alphanumeric() && c != '-')
-        .chain(id.split(|c: char| !c.is_ascii_alphanumeric() && c != '-'))
-        .flat_map(|w| std::iter::once(w).chain(w.split('-')))
-        .filter(|w| !w.is_empty());
-    words.any(|w| REGION_NOISE.contains(&w))
+    // "Showing 1-12 of 40 results"; "Edit this page" links of documentation.
+    RESULT_COUNT.in_class(&words) || EDIT_PAGE.matches(&words) || REGION_NOISE.matches(&words)
 }

@@ -1,0 +1,250 @@
+//! Class and id words: the one place that reads an element's `class` and
+//! `id` as words, and the named tables of words that mark furniture,
+//! captions, bylines, paywalls, consent notices and the rest
+//! ([`tables`]).
+//!
+//! An element's class and id are lower-cased once into a [`Words`] value;
+//! every table is then asked about that value. A [`Table`] says how its
+//! entries match:
+//! - [`How::Token`]: an entry is a whole name: class and id split on white
+//!   space (between class names) and `_` (between the words of a
+//!   snake_case name: Simple Machines' `post_wrapper`), so a hyphenated name
+//!   stays one (`sr-only`, `cc-banner`, `post-body`) and so does a
+//!   Tailwind variant (`md:hidden` is not `hidden`). For names a site uses
+//!   as one unit, where a part would say too little (`hidden` inside
+//!   `overflow-hidden`, `post` inside `post-body`, a part of a post).
+//! - [`How::Part`]: an entry is a word part: class and id split on every
+//!   character that is not an ASCII letter or digit (`c-byline__author` is
+//!   `c`, `byline`, `author`). An entry written with hyphens (`skip-link`)
+//!   matches its parts in a row (`a11y-skip-link`, `skip_link`). For words
+//!   that name something alone but also start longer words (`nav` is not
+//!   `navy`, `header` is not `subheader`).
+//! - [`How::Fragment`]: an entry is found anywhere inside the class or the
+//!   id (`cookiebot` inside `CybotCookiebotDialog`). For vendors' names and
+//!   compounds sites write without separators.
+//!
+//! Matching never crosses from the class into the id: each is read on its
+//! own.
+
+use std::sync::OnceLock;
+
+use dom_query::NodeRef;
+use memchr::memmem::Finder;
+
+pub(crate) mod tables;
+
+/// An element's class and id, lower-cased once for all the tables a pass
+/// asks about the element.
+#[derive(Debug, Default, Clone)]
+pub(crate) struct Words {
+    class: String,
+    id: String,
+}
+
+impl Words {
+    /// The class and id of `n` (empty for a node that is not an element).
+    pub(crate) fn of(n: &NodeRef<'_>) -> Self {
+        Self::from_attrs(
+            &n.attr("class").unwrap_or_default(),
+            &n.attr("id").unwrap_or_default(),
+        )
+    }
+
+    /// The class of `n` alone, for tables read in the class only.
+    pub(crate) fn of_class(n: &NodeRef<'_>) -> Self {
+        Self::from_attrs(&n.attr("class").unwrap_or_default(), "")
+    }
+
+    /// A class and an id as written in the page, any case.
+    pub(crate) fn from_attrs(class: &str, id: &str) -> Self {
+        Self {
+            class: class.to_ascii_lowercase(),
+            id: id.to_ascii_lowercase(),
+        }
+    }
+
+    /// The lower-cased class and id, each to be matched on its own.
+    pub(crate) fn values(&self) -> [&str; 2] {
+        [&self.class, &self.id]
+    }
+}
+
+/// The word parts of one lower-cased class or id value, in order: split on
+/// every character that is not an ASCII letter or digit.
+pub(crate) fn parts(value: &str) -> impl Iterator<Item = &str> + Clone {
+    value
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| !w.is_empty())
+}
+
+/// The whole names of one lower-cased class or id value: split on white
+/// space and `_`.
+fn tokens(value: &str) -> impl Iterator<Item = &str> {
+    value
+        .split(|c: char| c.is_ascii_whitespace() || c == '_')
+        .filter(|w| !w.is_empty())
+}
+
+/// How a table's entries match a class or id; see the module's notes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum How {
+    /// A whole name: split on white space and `_`.
+    Token,
+    /// Word parts, in a row for a hyphenated entry.
+    Part,
+    /// A substring.
+    Fragment,
+}
+
+/// A named list of lower-case class/id words and how they match.
+pub(crate) struct Table {
+    how: How,
+    entries: &'static [&'static str],
+    /// Searchers for a fragment table, built once: fragment tables run on
+    /// the class and id of every element of a page, and building a
+    /// searcher costs more than running it on a short string.
+    /// The shortest entry's length and the searchers.
+    finders: OnceLock<(usize, Vec<Finder<'static>>)>,
+}
+
+impl Table {
+    /// Entries that match whole names (hyphenated names whole).
+    pub(crate) const fn tokens(entries: &'static [&'static str]) -> Self {
+        Self::new(How::Token, entries)
+    }
+
+    /// Entries that match word parts.
+    pub(crate) const fn parts(entries: &'static [&'static str]) -> Self {
+        Self::new(How::Part, entries)
+    }
+
+    /// Entries that match anywhere inside the class or id.
+    pub(crate) const fn fragments(entries: &'static [&'static str]) -> Self {
+        Self::new(How::Fragment, entries)
+    }
+
+    const fn new(how: How, entries: &'static [&'static str]) -> Self {
+        Self {
+            how,
+            entries,
+            finders: OnceLock::new(),
+        }
+    }
+
+    /// How the entries match.
+    #[cfg(test)]
+    pub(crate) fn how(&self) -> How {
+        self.how
+    }
+
+    /// The entries, lower case.
+    pub(crate) fn entries(&self) -> &'static [&'static str] {
+        self.entries
+    }
+
+    /// Whether `word` is one of the entries, as written.
+    pub(crate) fn has_entry(&self, word: &str) -> bool {
+        self.entries.contains(&word)
+    }
+
+    /// Whether an entry matches the class or the id.
+    pub(crate) fn matches(&self, w: &Words) -> bool {
+        w.values().iter().any(|v| self.in_value(v))
+    }
+
+    /// Whether an entry matches the class (the id is not read).
+    pub(crate) fn in_class(&self, w: &Words) -> bool {
+        self.in_value(&w.class)
+    }
+
+    /// The entries that match the class or the id, in table order: for a
+    /// caller whose rule depends on which word matched.
+    pub(crate) fn matching<'t>(&'t self, w: &'t Words) -> impl Iterator<Item = &'static str> + 't {
+        // Most elements match nothing: one pass over the parts says so
+        // before each entry is looked at.
+        let any = self.matches(w);
+        self.entries
+            .iter()
+            .copied()
+            .filter(move |e| any && w.values().iter().any(|v| self.entry_in(e, v)))
+    }
+
+    /// Whether an entry matches one class or id value as the page wrote it,
+    /// any case; a value without capitals is not copied. For walks over
+    /// every element's raw attributes (the paywall markers, the prefilters
+    /// of consent notices and bylines).
+    pub(crate) fn in_raw_value(&self, value: &str) -> bool {
+        if self.how == How::Fragment && value.len() < self.finders().0 {
+            return false;
+        }
+        if value.bytes().any(|b| b.is_ascii_uppercase()) {
+            self.in_value(&value.to_ascii_lowercase())
+        } else {
+            self.in_value(value)
+        }
+    }
+
+    /// Whether an entry matches one lower-cased class or id value.
+    pub(crate) fn in_value(&self, value: &str) -> bool {
+        if value.is_empty() {
+            return false;
+        }
+        match self.how {
+            How::Fragment => {
+                let (shortest, finders) = self.finders();
+                value.len() >= *shortest
+                    && finders.iter().any(|f| f.find(value.as_bytes()).is_some())
+            }
+            How::Token => tokens(value).any(|t| self.entries.contains(&t)),
+            // One split for the one-word entries; a hyphenated entry looks
+            // for its parts in a row.
+            How::Part => {
+                parts(value).any(|p| self.entries.contains(&p))
+                    || self
+                        .entries
+                        .iter()
+                        .filter(|e| e.contains('-'))
+                        .any(|e| parts_in_a_row(e, value))
+            }
+        }
+    }
+
+    fn entry_in(&self, entry: &str, value: &str) -> bool {
+        match self.how {
+            How::Token => tokens(value).any(|t| t == entry),
+            How::Part => parts_in_a_row(entry, value),
+            How::Fragment => memchr::memmem::find(value.as_bytes(), entry.as_bytes()).is_some(),
+        }
+    }
+
+    fn finders(&self) -> &(usize, Vec<Finder<'static>>) {
+        self.finders.get_or_init(|| {
+            let shortest = self.entries.iter().map(|e| e.len()).min().unwrap_or(0);
+            let finders = self
+                .entries
+                .iter()
+                .map(|e| Finder::new(e.as_bytes()))
+                .collect();
+            (shortest, finders)
+        })
+    }
+}
+
+/// Whether the parts of `entry` (split on '-') occur in a row among the
+/// parts of `value`.
+fn parts_in_a_row(entry: &str, value: &str) -> bool {
+    let want = entry.split('-');
+    let n = want.clone().count();
+    let mut at = parts(value);
+    loop {
+        if at.clone().take(n).eq(want.clone()) {
+            return true;
+        }
+        if at.next().is_none() {
+            return false;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

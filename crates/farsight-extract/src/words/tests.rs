@@ -1,0 +1,202 @@
+//! Every entry of every table, matched through an element built for it, and
+//! the words each table must not match.
+
+use dom_query::Document;
+
+use super::tables::*;
+use super::{How, Table, Words};
+
+/// The [`Words`] of the first `<div>` of `html`.
+fn words_of(class: &str, id: &str) -> Words {
+    let html = format!("<div class=\"{class}\" id=\"{id}\">x</div>");
+    let doc = Document::from(html.as_str());
+    let div = doc.select("div");
+    let node = div.nodes().first().copied();
+    node.map(|n| Words::of(&n)).unwrap_or_default()
+}
+
+fn class_matches(t: &Table, class: &str) -> bool {
+    t.matches(&words_of(class, ""))
+}
+
+fn id_matches(t: &Table, id: &str) -> bool {
+    t.matches(&words_of("", id))
+}
+
+#[test]
+fn every_entry_matches_as_its_table_says() {
+    for (name, t) in ALL {
+        assert!(!t.entries().is_empty(), "{name} is empty");
+        for e in t.entries() {
+            let upper = e.to_ascii_uppercase();
+            let mut hits: Vec<String> = vec![e.to_string(), upper.clone()];
+            let mut misses: Vec<String> = Vec::new();
+            match t.how() {
+                How::Token => {
+                    hits.push(format!("a {e} b"));
+                    hits.push(format!("\t{upper}\n"));
+                    hits.push(format!("x_{e}__y"));
+                    misses.push(format!("{e}x"));
+                    misses.push(format!("x-{e}"));
+                    misses.push(format!("{e}-x"));
+                }
+                How::Part => {
+                    hits.push(format!("x-{e}-y"));
+                    hits.push(format!("x_{e}__y"));
+                    hits.push(format!("a {e} b"));
+                    hits.push(e.replace('-', "_"));
+                    misses.push(format!("{e}x"));
+                    misses.push(format!("x{e}"));
+                }
+                How::Fragment => {
+                    hits.push(format!("x{e}y"));
+                    hits.push(format!("a b-{upper}_c"));
+                    // The entry cut short at either end.
+                    misses.push(e[1..].to_string());
+                    misses.push(e[..e.len() - 1].to_string());
+                }
+            }
+            for h in &hits {
+                assert!(class_matches(t, h), "{name}: {e} in class {h:?}");
+                if t.how() != How::Token || !h.contains(' ') {
+                    assert!(id_matches(t, h), "{name}: {e} in id {h:?}");
+                }
+                assert!(t.in_class(&words_of(h, "")), "{name}: class only {h:?}");
+                assert!(!t.in_class(&words_of("", h)), "{name}: id read {h:?}");
+                assert!(t.in_raw_value(h), "{name}: raw {h:?}");
+                assert!(t.matching(&words_of(h, "")).any(|m| m == *e));
+            }
+            for m in &misses {
+                assert!(!class_matches(t, m), "{name}: {e} wrongly in {m:?}");
+                assert!(!t.in_raw_value(m), "{name}: {e} wrongly raw in {m:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn entries_are_lower_case_and_unique() {
+    for (name, t) in ALL {
+        for (i, e) in t.entries().iter().enumerate() {
+            assert_eq!(*e, e.to_ascii_lowercase(), "{name}: {e}");
+            assert!(!e.is_empty() && !e.contains(' '), "{name}: {e:?}");
+            assert!(!t.entries()[..i].contains(e), "{name}: {e} twice");
+            // A part entry is letters and digits, with hyphens between parts.
+            if t.how() == How::Part {
+                assert!(
+                    e.split('-')
+                        .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_alphanumeric())),
+                    "{name}: {e} cannot match word parts"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn prefilters_cover_what_they_guard() {
+    for t in [&NOTICE_FRAGMENTS, &NOTICE_TOKENS, &CMP_WORDS, &COOKIE] {
+        for e in t.entries() {
+            assert!(NOTICE_HINTS.in_value(e), "NOTICE_HINTS misses {e}");
+        }
+    }
+    assert!(NOTICE_HINTS.in_value("qc-cmp2-container"));
+    for e in BYLINE.entries() {
+        assert!(BYLINE_HINTS.in_value(e), "BYLINE_HINTS misses {e}");
+    }
+}
+
+/// The decisions each table's way of matching makes, on real class names.
+#[test]
+fn what_each_table_must_and_must_not_match() {
+    let cases: &[(&str, &Table, &str, bool)] = &[
+        ("NOISE", &NOISE, "site-header", true),
+        ("NOISE", &NOISE, "subheader", false),
+        ("NOISE", &NOISE, "main-nav", true),
+        ("NOISE", &NOISE, "navy-theme", false),
+        ("NOISE", &NOISE, "a11y-skip-link", true),
+        ("NOISE", &NOISE, "skip", false),
+        ("NOISE", &NOISE, "link-skip", false),
+        ("NOISE", &NOISE, "menu-item", true),
+        ("NOISE", &NOISE, "shared-content", false),
+        ("REGION_NOISE", &REGION_NOISE, "star-rating", true),
+        ("REGION_NOISE", &REGION_NOISE, "product-cross-sell", true),
+        ("REGION_NOISE", &REGION_NOISE, "sorted-list", false),
+        ("REGION_NOISE", &REGION_NOISE, "tocbot", false),
+        (
+            "RESULT_COUNT",
+            &RESULT_COUNT,
+            "woocommerce-result-count",
+            true,
+        ),
+        ("RESULT_COUNT", &RESULT_COUNT, "result", false),
+        ("EDIT_PAGE", &EDIT_PAGE, "theme-edit-this-page", true),
+        ("EDIT_PAGE", &EDIT_PAGE, "edit", false),
+        ("POST", &POST, "post bg2", true),
+        ("POST", &POST, "post-body", false),
+        ("POST", &POST, "post_wrapper", true),
+        ("POST", &POST, "comment-meta", false),
+        ("POST", &POST, "topic-post clearfix", true),
+        ("POST_AUTHOR", &POST_AUTHOR, "postauthor", true),
+        ("CAPTION", &CAPTION, "wp-caption-text", true),
+        ("META", &META, "article-tags", true),
+        ("META", &META, "tag", false),
+        ("TEASER", &TEASER, "right-rail", true),
+        ("HIDDEN", &HIDDEN, "overflow-hidden", false),
+        ("HIDDEN", &HIDDEN, "hidden-xs", false),
+        ("HIDDEN", &HIDDEN, "text sr-only", true),
+        ("HIDDEN", &HIDDEN, "flex md:hidden", false),
+        (
+            "SCREEN_READER",
+            &SCREEN_READER,
+            "wt-screen-reader-only",
+            true,
+        ),
+        ("USER_PANEL", &USER_PANEL, "userinfo_extra", true),
+        ("AUTHOR_CARD", &AUTHOR_CARD, "post-signature owner", true),
+        ("AUTHOR_BOX", &AUTHOR_BOX, "td-author-box", true),
+        ("BADGE", &BADGE, "badger", false),
+        ("REVIEW", &REVIEW, "qa-section", true),
+        ("REVIEW", &REVIEW, "aqua", false),
+        ("BUY_BOX", &BUY_BOX, "taxonomy", false),
+        ("AD", &AD, "ad-slot", true),
+        ("AD", &AD, "header", false),
+        ("AD", &AD, "adaptive", false),
+        (
+            "HIDDEN_ON_DESKTOP",
+            &HIDDEN_ON_DESKTOP,
+            "no-js-hidden",
+            false,
+        ),
+        ("PAYWALL", &PAYWALL, "c-paywall__overlay", true),
+        (
+            "NOTICE_FRAGMENTS",
+            &NOTICE_FRAGMENTS,
+            "CybotCookiebotDialog",
+            true,
+        ),
+        ("NOTICE_TOKENS", &NOTICE_TOKENS, "cc-window cc-banner", true),
+        ("NOTICE_TOKENS", &NOTICE_TOKENS, "cc-banner-wide", false),
+        ("CMP_WORDS", &CMP_WORDS, "cmp-teaser", false),
+        ("COOKIE", &COOKIE, "cookie-banner", true),
+        ("COOKIE", &COOKIE, "cookiebanner", false),
+        ("COOKIE_COMPANIONS", &COOKIE_COMPANIONS, "sidebar", false),
+        ("BYLINE", &BYLINE, "c-byline__author", true),
+        ("BYLINE", &BYLINE, "authority", false),
+        ("NOT_A_BYLINE", &NOT_A_BYLINE, "boxed", false),
+        ("COMMENT", &COMMENT, "commentlist", true),
+    ];
+    for (name, t, class, want) in cases {
+        assert_eq!(class_matches(t, class), *want, "{name} on {class:?}");
+    }
+}
+
+#[test]
+fn class_and_id_are_read_apart() {
+    // A hyphenated entry's parts in a row, not one in the class and the
+    // next in the id.
+    assert!(!NOISE.matches(&words_of("skip", "link")));
+    assert!(NOISE.matches(&words_of("page", "skip-link")));
+    // Nothing in either: an element without class or id.
+    assert!(!NOISE.matches(&Words::default()));
+}
