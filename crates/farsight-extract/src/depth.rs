@@ -169,8 +169,12 @@ impl<'a> Sim<'a> {
             match bytes.get(lt + 1) {
                 Some(b'!') => {
                     i = skip_markup_decl(bytes, lt, self.in_foreign());
-                    // Comments are nobody's content.
-                    if self.elide && bytes[lt..].starts_with(b"<!--") {
+                    // Comments are nobody's content; React's end of a
+                    // Suspense fallback stays for `streamed.rs`.
+                    if self.elide
+                        && bytes[lt..].starts_with(b"<!--")
+                        && !bytes[lt..].starts_with(b"<!--/$-->")
+                    {
                         self.skip(lt, i);
                     }
                 }

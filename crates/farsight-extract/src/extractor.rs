@@ -1,5 +1,6 @@
 //! Main-content extraction, in five stages over one parsed page: parse
-//! (with the metadata read and what is hidden removed), classify
+//! (with the metadata read, React's streamed content put in place and what
+//! is hidden removed), classify
 //! (`kind.rs`), choose the content roots (`content.rs`), clean them with
 //! one ordered list of passes (`passes.rs`), render.
 
@@ -10,7 +11,7 @@ use crate::render::{self, RenderOptions};
 use crate::url_util::Resolver;
 use crate::{
     Document, ExtractOptions, Format, boilerplate, clean, content, depth, kind, links, metadata,
-    own_article, passes, paywall, sanitize, shortfall,
+    own_article, passes, paywall, sanitize, shortfall, streamed,
 };
 
 /// Extracts the main content (or the selector's matches) of `html`.
@@ -32,6 +33,7 @@ fn extract_within(html: &str, options: &ExtractOptions, deadline: &Deadline) -> 
     let html: &str = &html;
     let dom = crate::parse::parse(html);
     let facts = metadata::read(&dom);
+    streamed::place(&dom, html);
     clean::remove_hidden(&dom);
     let resolver = Resolver::new(options.base_url.as_deref(), facts.base_href.as_deref());
 

@@ -46,6 +46,7 @@ mod render;
 mod sanitize;
 mod selector;
 mod shortfall;
+mod streamed;
 mod table;
 mod threads;
 mod trailing;

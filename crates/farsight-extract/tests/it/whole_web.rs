@@ -3,7 +3,7 @@
 
 use farsight_extract::{ExtractOptions, Format, extract};
 
-use crate::page;
+use crate::{page, run};
 
 fn text_of(html: &str, url: &str) -> String {
     extract(html, &ExtractOptions::new(Format::Text).base_url(url)).content
@@ -43,4 +43,22 @@ fn a_noscript_beside_real_text_stays_hidden() {
     let text = text_of(&html, "https://example.com/a");
     assert!(text.contains("article itself"), "{text}");
     assert!(!text.contains("enable JavaScript"), "{text}");
+}
+
+// React's streamed server rendering (Next.js's App Router) sends a Suspense
+// boundary's content after the footer in `<div hidden id="S:N">` and a
+// script moves it over the fallback at `<template id="B:N">`: the content
+// is read in its place, the loading skeleton is not.
+#[test]
+fn react_streamed_content_is_read_in_place_of_its_fallback() {
+    for format in [Format::Text, Format::Markdown] {
+        let out = run("react-streamed.html", format).content;
+        assert!(
+            out.contains("breached on purpose in the spring"),
+            "{format:?}: {out}"
+        );
+        assert!(out.contains("store carbon again in its mud"), "{out}");
+        assert!(!out.contains("Loading story"), "{out}");
+        assert!(!out.contains("All rights reserved"), "{out}");
+    }
 }
