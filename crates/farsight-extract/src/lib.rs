@@ -29,10 +29,15 @@ mod depth;
 mod document;
 mod escape;
 mod extractor;
+mod feed;
 mod fasthash;
+mod fragment;
 mod inner;
+mod json_text;
+mod jsonld;
 mod kind;
 mod links;
+mod markdown_text;
 mod metadata;
 mod own_article;
 mod parse;
@@ -45,13 +50,22 @@ mod render;
 mod sanitize;
 mod selector;
 mod shortfall;
+mod source_text;
+mod structured;
+mod structured_read;
 mod table;
+mod text_kinds;
 mod threads;
 mod trailing;
 mod url_util;
 
 pub use document::{Document, Engine, ExtractOptions, Format, Link, Metadata, Shortfall};
 pub use extractor::extract;
+pub use text_kinds::{TextDocument, TextKind, read_text};
+pub use structured::{
+    Article, BreadcrumbList, Crumb, Event, Faq, FaqPage, Offer, Organization, Person, Product,
+    Rating, Recipe, StructuredData, StructuredItem, VideoObject,
+};
 
 /// The depth the pre-parse pass caps elements at, for its fuzz target.
 #[doc(hidden)]
