@@ -198,7 +198,16 @@ fn date_of(e: &Entry) -> Option<DateTime<Utc>> {
 fn names(people: &[feed_rs::model::Person]) -> Option<String> {
     let names: Vec<String> = people
         .iter()
-        .filter_map(|p| p.name.as_deref().map(one_line).filter(|n| !n.is_empty()))
+        .filter_map(|p| {
+            let name = one_line(p.name.as_deref()?);
+            // RSS writes `jane@x.example (Jane Doe)`; feed-rs keeps the
+            // parentheses of the name.
+            let name = name
+                .strip_prefix('(')
+                .and_then(|n| n.strip_suffix(')'))
+                .map_or(name.clone(), str::to_owned);
+            (!name.is_empty()).then_some(name)
+        })
         .collect();
     (!names.is_empty()).then(|| names.join(", "))
 }
@@ -310,6 +319,27 @@ mod tests {
             doc.content
         );
         assert!(doc.content.contains("- [Relative](https://e.x/a%20b)"), "{}", doc.content);
+    }
+
+    #[test]
+    fn a_hundred_thousand_items_are_listed_up_to_the_cap() {
+        let items: String = (0..100_000)
+            .map(|i| {
+                format!(
+                    "<item><title>Item {i}</title><link>https://m.example/{i}</link>\
+                     <description>{}</description></item>",
+                    "word ".repeat(if i == 0 { 10_000 } else { 3 })
+                )
+            })
+            .collect();
+        let body = format!("<rss version=\"2.0\"><channel><title>Many</title>{items}</channel></rss>");
+        let doc = read(&body, None, Format::Markdown).unwrap();
+        let listed = doc.content.lines().filter(|l| l.starts_with("- [Item ")).count();
+        assert_eq!(listed, MAX_ITEMS);
+        assert_eq!(doc.links.len(), MAX_ITEMS);
+        assert!(doc.content.ends_with("99800 more items in the feed are not listed (the newest 200 are)."));
+        let longest = doc.content.lines().map(|l| l.chars().count()).max().unwrap();
+        assert!(longest <= MAX_SUMMARY + 3, "{longest}");
     }
 
     #[test]
