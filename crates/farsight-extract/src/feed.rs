@@ -98,7 +98,9 @@ pub(crate) fn read(body: &str, base_url: Option<&str>, format: Format) -> Option
         // Items need no ids here: skip hashing every item's link and title.
         .id_generator(|_, _, _| String::new())
         .build();
-    let feed = parser.parse(without_xml_declaration(body).as_bytes()).ok()?;
+    let feed = parser
+        .parse(without_xml_declaration(body).as_bytes())
+        .ok()?;
     Some(document(feed, base_url, format == Format::Text))
 }
 
@@ -116,8 +118,18 @@ fn without_xml_declaration(body: &str) -> &str {
 
 fn document(feed: Feed, base_url: Option<&str>, text: bool) -> Document {
     let resolver = Resolver::new(base_url, None);
-    let line = |t: &str| if text { one_line(t) } else { one_markdown_line(t) };
-    let title = feed.title.as_ref().map(|t| one_line(&t.content)).filter(|t| !t.is_empty());
+    let line = |t: &str| {
+        if text {
+            one_line(t)
+        } else {
+            one_markdown_line(t)
+        }
+    };
+    let title = feed
+        .title
+        .as_ref()
+        .map(|t| one_line(&t.content))
+        .filter(|t| !t.is_empty());
     let description = feed
         .description
         .as_ref()
@@ -237,7 +249,13 @@ impl Item {
     }
 
     fn write(&self, out: &mut String, text: bool) {
-        let line = |t: &str| if text { one_line(t) } else { one_markdown_line(t) };
+        let line = |t: &str| {
+            if text {
+                one_line(t)
+            } else {
+                one_markdown_line(t)
+            }
+        };
         let title = self
             .title
             .as_deref()
@@ -283,7 +301,10 @@ mod tests {
         assert!(is_feed("application/feed+json", ""));
         let rss = "\u{feff}<?xml version=\"1.0\"?>\n<!-- c --><?xml-stylesheet href=\"s.xsl\"?>\n<!DOCTYPE rss>\n<rss version=\"2.0\">";
         assert!(is_feed("text/xml", rss));
-        assert!(is_feed("application/xml", "<feed xmlns=\"http://www.w3.org/2005/Atom\">"));
+        assert!(is_feed(
+            "application/xml",
+            "<feed xmlns=\"http://www.w3.org/2005/Atom\">"
+        ));
         assert!(is_feed(
             "application/rdf+xml",
             "<rdf:RDF xmlns=\"http://purl.org/rss/1.0/\">"
@@ -304,7 +325,11 @@ mod tests {
                     <title>Crème brûlée</title></channel></rss>";
         let doc = read(body, None, Format::Markdown).unwrap();
         assert_eq!(doc.title.as_deref(), Some("Crème brûlée"));
-        assert!(doc.content.contains("The feed has no items."), "{}", doc.content);
+        assert!(
+            doc.content.contains("The feed has no items."),
+            "{}",
+            doc.content
+        );
     }
 
     #[test]
@@ -314,11 +339,16 @@ mod tests {
                     <item><title>Relative</title><link>/a b</link></item></channel></rss>";
         let doc = read(body, Some("https://e.x/feed"), Format::Markdown).unwrap();
         assert!(
-            doc.content.contains("- \\[click\\](https://evil.example) \\*now\\*\n"),
+            doc.content
+                .contains("- \\[click\\](https://evil.example) \\*now\\*\n"),
             "{}",
             doc.content
         );
-        assert!(doc.content.contains("- [Relative](https://e.x/a%20b)"), "{}", doc.content);
+        assert!(
+            doc.content.contains("- [Relative](https://e.x/a%20b)"),
+            "{}",
+            doc.content
+        );
     }
 
     #[test]
@@ -332,19 +362,46 @@ mod tests {
                 )
             })
             .collect();
-        let body = format!("<rss version=\"2.0\"><channel><title>Many</title>{items}</channel></rss>");
+        let body =
+            format!("<rss version=\"2.0\"><channel><title>Many</title>{items}</channel></rss>");
         let doc = read(&body, None, Format::Markdown).unwrap();
-        let listed = doc.content.lines().filter(|l| l.starts_with("- [Item ")).count();
+        let listed = doc
+            .content
+            .lines()
+            .filter(|l| l.starts_with("- [Item "))
+            .count();
         assert_eq!(listed, MAX_ITEMS);
         assert_eq!(doc.links.len(), MAX_ITEMS);
-        assert!(doc.content.ends_with("99800 more items in the feed are not listed (the newest 200 are)."));
-        let longest = doc.content.lines().map(|l| l.chars().count()).max().unwrap();
+        assert!(
+            doc.content
+                .ends_with("99800 more items in the feed are not listed (the newest 200 are).")
+        );
+        let longest = doc
+            .content
+            .lines()
+            .map(|l| l.chars().count())
+            .max()
+            .unwrap();
         assert!(longest <= MAX_SUMMARY + 3, "{longest}");
     }
 
     #[test]
     fn not_a_feed_is_none() {
-        assert!(read("<rss version=\"2.0\"><channel><title>cut", None, Format::Markdown).is_none());
-        assert!(read("{\"version\": \"https://jsonfeed.org/version/1\"", None, Format::Markdown).is_none());
+        assert!(
+            read(
+                "<rss version=\"2.0\"><channel><title>cut",
+                None,
+                Format::Markdown
+            )
+            .is_none()
+        );
+        assert!(
+            read(
+                "{\"version\": \"https://jsonfeed.org/version/1\"",
+                None,
+                Format::Markdown
+            )
+            .is_none()
+        );
     }
 }

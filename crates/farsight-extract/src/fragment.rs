@@ -93,7 +93,10 @@ mod tests {
     fn markdown_lines_are_escaped_text() {
         assert_eq!(one_markdown_line("a [b](c) *d*"), "a \\[b\\](c) \\*d\\*");
         // Emphasis stays Markdown; a link is its text.
-        assert_eq!(one_markdown_line("<b>Bold</b> <a href=\"/x\">link</a>"), "**Bold** link");
+        assert_eq!(
+            one_markdown_line("<b>Bold</b> <a href=\"/x\">link</a>"),
+            "**Bold** link"
+        );
     }
 
     #[test]

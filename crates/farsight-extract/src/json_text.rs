@@ -103,7 +103,11 @@ mod tests {
     #[test]
     fn invalid_json_is_left_to_the_caller() {
         assert_eq!(pretty("{\"a\": 1,}"), None);
-        assert_eq!(pretty("{\"a\":1}\n{\"a\":2}"), None, "NDJSON is not one document");
+        assert_eq!(
+            pretty("{\"a\":1}\n{\"a\":2}"),
+            None,
+            "NDJSON is not one document"
+        );
         assert_eq!(pretty("<html>"), None);
     }
 

@@ -53,14 +53,16 @@ fn walk_at(v: &Value, visit: &mut dyn FnMut(&Map<String, Value>) -> Descend, dep
 pub(crate) fn type_is(o: &Map<String, Value>, pred: impl Fn(&str) -> bool) -> bool {
     match o.get("@type") {
         Some(Value::String(s)) => pred(schema_name(s)),
-        Some(Value::Array(a)) => a.iter().any(|t| t.as_str().is_some_and(|s| pred(schema_name(s)))),
+        Some(Value::Array(a)) => a
+            .iter()
+            .any(|t| t.as_str().is_some_and(|s| pred(schema_name(s)))),
         _ => false,
     }
 }
 
 /// The node's first `@type` that satisfies `pred`, without a schema.org
 /// prefix.
-pub(crate) fn type_of<'a>(o: &'a Map<String, Value>, pred: impl Fn(&str) -> bool) -> Option<&'a str> {
+pub(crate) fn type_of(o: &Map<String, Value>, pred: impl Fn(&str) -> bool) -> Option<&str> {
     match o.get("@type")? {
         Value::String(s) => Some(schema_name(s)).filter(|t| pred(t)),
         Value::Array(a) => a
@@ -177,7 +179,10 @@ mod tests {
             types(&block, Descend::MainEntity),
             ["WebSite", "ItemPage", "Product", "", "Organization"]
         );
-        assert_eq!(types(&block, Descend::Stop), ["WebSite", "ItemPage", "", "Organization"]);
+        assert_eq!(
+            types(&block, Descend::Stop),
+            ["WebSite", "ItemPage", "", "Organization"]
+        );
     }
 
     #[test]
@@ -191,13 +196,20 @@ mod tests {
 
     #[test]
     fn reads_the_shapes_sites_write() {
-        assert_eq!(str_of(&json!([{"name": " Acme  Inc "}])).as_deref(), Some("Acme Inc"));
+        assert_eq!(
+            str_of(&json!([{"name": " Acme  Inc "}])).as_deref(),
+            Some("Acme Inc")
+        );
         assert_eq!(str_of(&json!(19.5)).as_deref(), Some("19.5"));
         assert_eq!(
-            names_of(&json!([{"givenName": "Ada", "familyName": "Lovelace"}, "Bob", "https://x"])).as_deref(),
+            names_of(&json!([{"givenName": "Ada", "familyName": "Lovelace"}, "Bob", "https://x"]))
+                .as_deref(),
             Some("Ada Lovelace, Bob")
         );
-        assert_eq!(url_of(&json!({"@id": "https://e.x/a"})).as_deref(), Some("https://e.x/a"));
+        assert_eq!(
+            url_of(&json!({"@id": "https://e.x/a"})).as_deref(),
+            Some("https://e.x/a")
+        );
         let o = json!({"@type": ["Thing", "https://schema.org/Product"]});
         let o = o.as_object().unwrap();
         assert!(type_is(o, |t| t == "Product"));

@@ -29,8 +29,8 @@ mod depth;
 mod document;
 mod escape;
 mod extractor;
-mod feed;
 mod fasthash;
+mod feed;
 mod fragment;
 mod inner;
 mod json_text;
@@ -61,11 +61,11 @@ mod url_util;
 
 pub use document::{Document, Engine, ExtractOptions, Format, Link, Metadata, Shortfall};
 pub use extractor::extract;
-pub use text_kinds::{TextDocument, TextKind, read_text};
 pub use structured::{
     Article, BreadcrumbList, Crumb, Event, Faq, FaqPage, Offer, Organization, Person, Product,
     Rating, Recipe, StructuredData, StructuredItem, VideoObject,
 };
+pub use text_kinds::{TextDocument, TextKind, read_text};
 
 /// The depth the pre-parse pass caps elements at, for its fuzz target.
 #[doc(hidden)]

@@ -114,7 +114,8 @@ mod tests {
 
     #[test]
     fn code_keeps_its_angle_brackets() {
-        let md = "Use `<div>` here.\n\n```html\n<script>ok()</script>\n```\n\n    <b>indented</b>\n";
+        let md =
+            "Use `<div>` here.\n\n```html\n<script>ok()</script>\n```\n\n    <b>indented</b>\n";
         assert_eq!(sanitize(md, None), md);
     }
 

@@ -9,7 +9,9 @@ pub(crate) fn language(essence: &str, url: Option<&str>) -> Option<&'static str>
 
 fn by_media_type(essence: &str) -> Option<&'static str> {
     Some(match essence {
-        "text/x-python" | "text/x-script.python" | "application/x-python-code"
+        "text/x-python"
+        | "text/x-script.python"
+        | "application/x-python-code"
         | "application/x-python" => "python",
         "text/x-rust" | "text/rust" => "rust",
         "text/x-go" => "go",
@@ -24,8 +26,11 @@ fn by_media_type(essence: &str) -> Option<&'static str> {
         "text/x-sh" | "text/x-shellscript" | "application/x-sh" | "application/x-shellscript" => {
             "bash"
         }
-        "text/javascript" | "application/javascript" | "application/x-javascript"
-        | "application/ecmascript" | "text/ecmascript" => "javascript",
+        "text/javascript"
+        | "application/javascript"
+        | "application/x-javascript"
+        | "application/ecmascript"
+        | "text/ecmascript" => "javascript",
         "application/typescript" | "text/typescript" | "text/x-typescript" => "typescript",
         "application/toml" | "text/x-toml" => "toml",
         "application/yaml" | "application/x-yaml" | "text/yaml" | "text/x-yaml" => "yaml",
@@ -117,9 +122,18 @@ mod tests {
     #[test]
     fn language_by_type_then_file_name() {
         assert_eq!(language("text/x-python", None), Some("python"));
-        assert_eq!(language("text/plain", Some("https://e.x/src/main.rs?raw=1")), Some("rust"));
-        assert_eq!(language("text/plain", Some("https://e.x/a/Dockerfile")), Some("dockerfile"));
-        assert_eq!(language("application/javascript", Some("https://e.x/app")), Some("javascript"));
+        assert_eq!(
+            language("text/plain", Some("https://e.x/src/main.rs?raw=1")),
+            Some("rust")
+        );
+        assert_eq!(
+            language("text/plain", Some("https://e.x/a/Dockerfile")),
+            Some("dockerfile")
+        );
+        assert_eq!(
+            language("application/javascript", Some("https://e.x/app")),
+            Some("javascript")
+        );
         assert_eq!(language("text/plain", Some("https://e.x/notes.txt")), None);
         assert_eq!(language("text/plain", Some("https://e.x/")), None);
         assert_eq!(language("text/plain", None), None);

@@ -9,7 +9,9 @@ use std::collections::HashMap;
 use serde_json::{Map, Value};
 
 use crate::fragment::{cap_chars, one_line};
-use crate::jsonld::{self, Descend, ids_of, names_of, node_name, schema_name, str_of, type_is, type_of, url_of};
+use crate::jsonld::{
+    self, Descend, ids_of, names_of, node_name, schema_name, str_of, type_is, type_of, url_of,
+};
 use crate::structured::{
     Article, BreadcrumbList, Crumb, Event, Faq, FaqPage, Offer, Organization, Person, Product,
     Rating, Recipe, StructuredData, StructuredItem, VideoObject,
@@ -48,7 +50,8 @@ impl Collector {
         let mut ids = HashMap::new();
         for block in &self.blocks {
             jsonld::walk(block, &mut |o| {
-                if let (Some(id), Some(name)) = (o.get("@id").and_then(Value::as_str), node_name(o)) {
+                if let (Some(id), Some(name)) = (o.get("@id").and_then(Value::as_str), node_name(o))
+                {
                     ids.entry(id.to_owned()).or_insert(name);
                 }
                 Descend::MainEntity
@@ -83,7 +86,8 @@ fn open_graph(meta: &[(String, String)]) -> std::collections::BTreeMap<String, S
             break;
         }
         if k.starts_with("og:") || k.starts_with("product:") {
-            og.entry(k.clone()).or_insert_with(|| cap_chars(v, MAX_TEXT));
+            og.entry(k.clone())
+                .or_insert_with(|| cap_chars(v, MAX_TEXT));
         }
     }
     og
@@ -101,30 +105,51 @@ impl Reader<'_> {
     /// `mainEntity` as well (a FAQ's are its questions, read here).
     fn item(&self, o: &Node) -> (Option<StructuredItem>, Descend) {
         if type_is(o, |t| matches!(t, "Product" | "ProductGroup")) {
-            return (Some(StructuredItem::Product(self.product(o))), Descend::MainEntity);
+            return (
+                Some(StructuredItem::Product(self.product(o))),
+                Descend::MainEntity,
+            );
         }
         if let Some(t) = type_of(o, |t| {
             t.ends_with("Article") || matches!(t, "BlogPosting" | "LiveBlogPosting")
         }) {
-            return (Some(StructuredItem::Article(self.article(o, t))), Descend::MainEntity);
+            return (
+                Some(StructuredItem::Article(self.article(o, t))),
+                Descend::MainEntity,
+            );
         }
         if type_is(o, |t| t == "Recipe") {
-            return (Some(StructuredItem::Recipe(self.recipe(o))), Descend::MainEntity);
+            return (
+                Some(StructuredItem::Recipe(self.recipe(o))),
+                Descend::MainEntity,
+            );
         }
         if type_is(o, |t| t == "FAQPage") {
             return (Some(StructuredItem::FaqPage(self.faq(o))), Descend::Stop);
         }
         if type_is(o, |t| t == "BreadcrumbList") {
-            return (Some(StructuredItem::BreadcrumbList(breadcrumbs(o))), Descend::Stop);
+            return (
+                Some(StructuredItem::BreadcrumbList(breadcrumbs(o))),
+                Descend::Stop,
+            );
         }
         if type_is(o, |t| t == "VideoObject") {
-            return (Some(StructuredItem::VideoObject(video(o))), Descend::MainEntity);
+            return (
+                Some(StructuredItem::VideoObject(video(o))),
+                Descend::MainEntity,
+            );
         }
         if type_is(o, |t| t == "Person") {
-            return (Some(StructuredItem::Person(self.person(o))), Descend::MainEntity);
+            return (
+                Some(StructuredItem::Person(self.person(o))),
+                Descend::MainEntity,
+            );
         }
         if type_is(o, is_event) {
-            return (Some(StructuredItem::Event(self.event(o))), Descend::MainEntity);
+            return (
+                Some(StructuredItem::Event(self.event(o))),
+                Descend::MainEntity,
+            );
         }
         if let Some(t) = type_of(o, is_organization) {
             return (
@@ -232,7 +257,12 @@ impl Reader<'_> {
                 let answer = q
                     .get("acceptedAnswer")
                     .or(q.get("suggestedAnswer"))
-                    .and_then(|a| line(a.get("text").or(a.as_array().and_then(|l| l.first()?.get("text")))));
+                    .and_then(|a| {
+                        line(
+                            a.get("text")
+                                .or(a.as_array().and_then(|l| l.first()?.get("text"))),
+                        )
+                    });
                 Some(Faq { question, answer })
             })
             .take(MAX_LIST)
@@ -300,8 +330,11 @@ fn breadcrumbs(o: &Node) -> BreadcrumbList {
         .take(MAX_LIST)
         .filter_map(|(i, e)| {
             let item = e.get("item");
-            let name = line(e.get("name")).or_else(|| item.and_then(|i| i.get("name")).and_then(str_of));
-            let url = item.and_then(url_of).or_else(|| e.get("url").and_then(url_of));
+            let name =
+                line(e.get("name")).or_else(|| item.and_then(|i| i.get("name")).and_then(str_of));
+            let url = item
+                .and_then(url_of)
+                .or_else(|| e.get("url").and_then(url_of));
             if name.is_none() && url.is_none() {
                 return None;
             }
@@ -502,9 +535,8 @@ mod tests {
             .iter()
             .map(|b| format!("<script type=\"application/ld+json\">{b}</script>"))
             .collect();
-        let html = format!(
-            "<html><head>{meta}{scripts}</head><body><p>Some page text.</p></body></html>"
-        );
+        let html =
+            format!("<html><head>{meta}{scripts}</head><body><p>Some page text.</p></body></html>");
         let options = ExtractOptions::new(Format::Markdown).include_structured_data(true);
         extract(&html, &options).structured_data.expect("asked for")
     }
@@ -524,7 +556,8 @@ mod tests {
 
     #[test]
     fn offers_in_every_shape() {
-        let got = items(&[json!({"@context": "https://schema.org", "@type": "Product", "name": "Kettle",
+        let got = items(&[
+            json!({"@context": "https://schema.org", "@type": "Product", "name": "Kettle",
             "gtin13": 4006381333931u64,
             "offers": [
                 {"@type": "Offer", "priceSpecification": {"@type": "UnitPriceSpecification", "price": "20.00", "priceCurrency": "GBP"},
@@ -532,7 +565,8 @@ mod tests {
                 {"@type": "AggregateOffer", "lowPrice": 18, "highPrice": 25.5, "priceCurrency": "GBP",
                  "offers": [{"@type": "Offer", "price": 18, "priceCurrency": "GBP"}]}
             ],
-            "aggregateRating": {"@type": "AggregateRating", "ratingValue": "4.4", "reviewCount": 89}})]);
+            "aggregateRating": {"@type": "AggregateRating", "ratingValue": "4.4", "reviewCount": 89}}),
+        ]);
         assert_eq!(
             got,
             json!([{"type": "Product", "name": "Kettle", "gtin": "4006381333931",
@@ -627,7 +661,11 @@ mod tests {
         let d = data(&[Value::Array(many)], "");
         assert_eq!(d.items.len(), super::MAX_ITEMS);
         let text = serde_json::to_string(&d).unwrap();
-        assert!(text.len() < super::MAX_ITEMS * (super::MAX_TEXT * 4 + 100), "{}", text.len());
+        assert!(
+            text.len() < super::MAX_ITEMS * (super::MAX_TEXT * 4 + 100),
+            "{}",
+            text.len()
+        );
         // Nested deeper than the walk goes, or than serde_json parses:
         // nothing read, no overflow.
         let options = ExtractOptions::new(Format::Markdown).include_structured_data(true);
@@ -638,7 +676,13 @@ mod tests {
                 "]}".repeat(depth)
             );
             let html = format!("<script type=\"application/ld+json\">{deep}</script>");
-            assert!(extract(&html, &options).structured_data.unwrap().items.is_empty());
+            assert!(
+                extract(&html, &options)
+                    .structured_data
+                    .unwrap()
+                    .items
+                    .is_empty()
+            );
         }
     }
 }

@@ -119,20 +119,48 @@ mod tests {
     fn each_kind_by_type_or_file_name() {
         let md = Format::Markdown;
         let kind = |body: &str, essence: &str, url: &str| read(body, essence, url, md).kind;
-        assert_eq!(kind("{\"a\":1}", "application/json", "https://e.x/a"), TextKind::Json);
-        assert_eq!(kind("{\"a\":1}", "application/problem+json", "https://e.x/a"), TextKind::Json);
-        assert_eq!(kind("{\"a\":1}", "text/plain", "https://e.x/data.json"), TextKind::Json);
-        assert_eq!(kind("# T", "text/markdown", "https://e.x/a"), TextKind::Markdown);
-        assert_eq!(kind("# T", "text/plain", "https://e.x/README.md"), TextKind::Markdown);
-        assert_eq!(kind("fn main() {}", "text/plain", "https://e.x/main.rs"), TextKind::Source("rust"));
-        assert_eq!(kind("x = 1", "text/x-python", "https://e.x/run"), TextKind::Source("python"));
         assert_eq!(
-            kind("<rss version=\"2.0\"><channel><title>T</title></channel></rss>", "text/xml", "https://e.x/f"),
+            kind("{\"a\":1}", "application/json", "https://e.x/a"),
+            TextKind::Json
+        );
+        assert_eq!(
+            kind("{\"a\":1}", "application/problem+json", "https://e.x/a"),
+            TextKind::Json
+        );
+        assert_eq!(
+            kind("{\"a\":1}", "text/plain", "https://e.x/data.json"),
+            TextKind::Json
+        );
+        assert_eq!(
+            kind("# T", "text/markdown", "https://e.x/a"),
+            TextKind::Markdown
+        );
+        assert_eq!(
+            kind("# T", "text/plain", "https://e.x/README.md"),
+            TextKind::Markdown
+        );
+        assert_eq!(
+            kind("fn main() {}", "text/plain", "https://e.x/main.rs"),
+            TextKind::Source("rust")
+        );
+        assert_eq!(
+            kind("x = 1", "text/x-python", "https://e.x/run"),
+            TextKind::Source("python")
+        );
+        assert_eq!(
+            kind(
+                "<rss version=\"2.0\"><channel><title>T</title></channel></rss>",
+                "text/xml",
+                "https://e.x/f"
+            ),
             TextKind::Feed
         );
         // A CSV named .py by a server that says it is CSV is CSV.
         assert_eq!(kind("a,b", "text/csv", "https://e.x/x.py"), TextKind::Plain);
-        assert_eq!(kind("just words", "text/plain", "https://e.x/notes.txt"), TextKind::Plain);
+        assert_eq!(
+            kind("just words", "text/plain", "https://e.x/notes.txt"),
+            TextKind::Plain
+        );
     }
 
     #[test]
@@ -150,7 +178,12 @@ mod tests {
     #[test]
     fn source_is_fenced_in_markdown_only() {
         let code = "echo ```hi```\n";
-        let r = read(code, "application/x-sh", "https://e.x/run.sh", Format::Markdown);
+        let r = read(
+            code,
+            "application/x-sh",
+            "https://e.x/run.sh",
+            Format::Markdown,
+        );
         assert_eq!(r.document.content, "````bash\necho ```hi```\n````");
         let r = read(code, "application/x-sh", "https://e.x/run.sh", Format::Text);
         assert_eq!(r.document.content, code);

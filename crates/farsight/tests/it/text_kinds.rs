@@ -177,15 +177,23 @@ async fn rss_lists_its_items_newest_first_as_inert_markdown() {
     let new = content
         .find("- [New lighthouse & keeper](https://harbour.example/new) — 2024-03-01 · Jane Keeper")
         .unwrap_or_else(|| panic!("{content}"));
-    let old = content.find("- [Old tide tables](https://harbour.example/old) — 2024-01-01").unwrap();
+    let old = content
+        .find("- [Old tide tables](https://harbour.example/old) — 2024-01-01")
+        .unwrap();
     let undated = content.find("Undated notice").unwrap();
     assert!(new < old && old < undated, "{content}");
-    assert!(content.contains("  The **new** keeper starts today."), "{content}");
+    assert!(
+        content.contains("  The **new** keeper starts today."),
+        "{content}"
+    );
     for raw in ["<script", "<img", "alert", "<p>", "<b>"] {
         assert!(!content.contains(raw), "{raw} in {content}");
     }
     let links = r.links.as_ref().unwrap();
-    assert!(links.iter().any(|l| l.url == "https://harbour.example/new"), "{links:?}");
+    assert!(
+        links.iter().any(|l| l.url == "https://harbour.example/new"),
+        "{links:?}"
+    );
 }
 
 #[tokio::test]
@@ -197,8 +205,12 @@ async fn atom_in_generic_xml_and_json_feed_in_generic_json_are_feeds() {
     assert_eq!(meta.site_url.as_deref(), Some("https://rel.example/"));
     assert_eq!(meta.author.as_deref(), Some("Release Team"));
     let content = r.content.as_deref().unwrap();
-    let v11 = content.find("[v1.1](https://rel.example/v1.1) — 2024-05-01").unwrap_or_else(|| panic!("{content}"));
-    let v10 = content.find("[v1.0 *released*](https://rel.example/v1) — 2024-04-01").unwrap_or_else(|| panic!("{content}"));
+    let v11 = content
+        .find("[v1.1](https://rel.example/v1.1) — 2024-05-01")
+        .unwrap_or_else(|| panic!("{content}"));
+    let v10 = content
+        .find("[v1.0 *released*](https://rel.example/v1) — 2024-04-01")
+        .unwrap_or_else(|| panic!("{content}"));
     assert!(v11 < v10, "{content}");
     assert!(content.contains("  First stable release."), "{content}");
     assert!(content.contains("  Bug fixes."), "{content}");
@@ -207,8 +219,12 @@ async fn atom_in_generic_xml_and_json_feed_in_generic_json_are_feeds() {
     let r = fetch(&service, &FetchRequest::new(server.url("/feed.json"))).await;
     assert_eq!(r.title.as_deref(), Some("Ship log"));
     let content = r.content.as_deref().unwrap();
-    let docked = content.find("- [Docked](https://log.example/2) — 2024-02-03 · Captain\n  Back home.").unwrap_or_else(|| panic!("{content}"));
-    let sailed = content.find("- [Sailed](https://log.example/1) — 2024-02-01\n  Left *port*.").unwrap_or_else(|| panic!("{content}"));
+    let docked = content
+        .find("- [Docked](https://log.example/2) — 2024-02-03 · Captain\n  Back home.")
+        .unwrap_or_else(|| panic!("{content}"));
+    let sailed = content
+        .find("- [Sailed](https://log.example/1) — 2024-02-01\n  Left *port*.")
+        .unwrap_or_else(|| panic!("{content}"));
     assert!(docked < sailed, "{content}");
 
     // As plain text: no Markdown link syntax.
@@ -216,7 +232,10 @@ async fn atom_in_generic_xml_and_json_feed_in_generic_json_are_feeds() {
     req.format = FetchFormat::Text;
     let r = fetch(&service, &req).await;
     let content = r.content.as_deref().unwrap();
-    assert!(content.contains("- Docked (https://log.example/2) — 2024-02-03 · Captain"), "{content}");
+    assert!(
+        content.contains("- Docked (https://log.example/2) — 2024-02-03 · Captain"),
+        "{content}"
+    );
     assert!(!content.contains("]("), "{content}");
 }
 
@@ -227,9 +246,16 @@ async fn a_feed_of_100k_items_lists_a_bounded_number_and_says_so() {
     req.max_length = 1_000_000;
     let r = fetch(&service, &req).await;
     let content = r.content.as_deref().unwrap();
-    let items = content.lines().filter(|l| l.starts_with("- [Item ")).count();
+    let items = content
+        .lines()
+        .filter(|l| l.starts_with("- [Item "))
+        .count();
     assert_eq!(items, 200, "{}", &content[..500]);
-    assert!(content.contains("99800 more items in the feed are not listed"), "{}", &content[content.len() - 300..]);
+    assert!(
+        content.contains("99800 more items in the feed are not listed"),
+        "{}",
+        &content[content.len() - 300..]
+    );
     assert_eq!(r.links.as_ref().unwrap().len(), 200);
 }
 
@@ -239,7 +265,9 @@ async fn json_is_pretty_in_its_own_order_and_bad_json_comes_back_as_it_is() {
     let r = fetch(&service, &FetchRequest::new(server.url("/data.json"))).await;
     assert_eq!(
         r.content.as_deref(),
-        Some("{\n  \"zeta\": 1,\n  \"alpha\": [\n    12345678901234567890123,\n    {\n      \"k\": \"v\"\n    }\n  ]\n}")
+        Some(
+            "{\n  \"zeta\": 1,\n  \"alpha\": [\n    12345678901234567890123,\n    {\n      \"k\": \"v\"\n    }\n  ]\n}"
+        )
     );
     let r = fetch(&service, &FetchRequest::new(server.url("/bad.json"))).await;
     assert_eq!(r.content.as_deref(), Some("{\"a\": 1,"));
@@ -250,11 +278,23 @@ async fn markdown_comes_back_without_its_html_and_source_in_a_fence() {
     let (server, service, _dir) = setup().await;
     let r = fetch(&service, &FetchRequest::new(server.url("/guide.md"))).await;
     let content = r.content.as_deref().unwrap();
-    assert!(content.starts_with("# Guide\n\nPress Ctrl to start."), "{content}");
-    assert!(content.contains(&format!("Hidden [docs]({})", server.url("/docs"))), "{content}");
-    assert!(content.contains("```html\n<b>code stays</b>\n```"), "{content}");
+    assert!(
+        content.starts_with("# Guide\n\nPress Ctrl to start."),
+        "{content}"
+    );
+    assert!(
+        content.contains(&format!("Hidden [docs]({})", server.url("/docs"))),
+        "{content}"
+    );
+    assert!(
+        content.contains("```html\n<b>code stays</b>\n```"),
+        "{content}"
+    );
     assert!(!content.contains("steal"), "{content}");
-    assert!(!content.contains("<kbd>") && !content.contains("<div>"), "{content}");
+    assert!(
+        !content.contains("<kbd>") && !content.contains("<div>"),
+        "{content}"
+    );
 
     let r = fetch(&service, &FetchRequest::new(server.url("/tide.py"))).await;
     assert_eq!(
@@ -307,7 +347,14 @@ async fn a_product_page_answers_what_it_costs() {
     let mut req = FetchRequest::new(server.url("/article"));
     req.include_structured_data = true;
     let mut pages = pages();
-    pages.insert("/article", Canned::html(format!("<html><body><article>{}</article></body></html>", "<p>Nothing structured here at all, only words about the sea and its tides.</p>".repeat(5))));
+    pages.insert(
+        "/article",
+        Canned::html(format!(
+            "<html><body><article>{}</article></body></html>",
+            "<p>Nothing structured here at all, only words about the sea and its tides.</p>"
+                .repeat(5)
+        )),
+    );
     let other = PageServer::with_pages(pages).await;
     req.url = other.url("/article");
     let r = fetch(&service, &req).await;
