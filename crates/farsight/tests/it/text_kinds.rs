@@ -360,3 +360,42 @@ async fn a_product_page_answers_what_it_costs() {
     let r = fetch(&service, &req).await;
     assert_eq!(r.structured_data, Some(json!({})));
 }
+
+#[tokio::test]
+async fn the_cli_flag_adds_structured_data_to_fetch_and_extract() {
+    let (server, _service, dir) = setup().await;
+    let config = crate::support::write_config(dir.path());
+    let config = config.to_str().unwrap();
+    let url = server.url("/product");
+    let o = crate::support::farsight(
+        &[
+            "--config",
+            config,
+            "fetch",
+            &url,
+            "--structured-data",
+            "--json",
+        ],
+        &[],
+    )
+    .await;
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let answer: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(
+        answer["structuredData"]["items"][2]["offers"][0]["price"], "49.9",
+        "{answer:#}"
+    );
+
+    let file = dir.path().join("product.html");
+    std::fs::write(&file, PRODUCT_PAGE).unwrap();
+    let o = crate::support::farsight(
+        &["extract", file.to_str().unwrap(), "--structured-data"],
+        &[],
+    )
+    .await;
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("Structured data:\n```json\n{"), "{text}");
+    assert!(text.contains("\"priceCurrency\": \"EUR\""), "{text}");
+    let o = crate::support::farsight(&["extract", file.to_str().unwrap()], &[]).await;
+    assert!(!String::from_utf8_lossy(&o.stdout).contains("Structured data"));
+}
