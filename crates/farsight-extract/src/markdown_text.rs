@@ -6,12 +6,16 @@
 //! spans or fenced blocks, where `<` is text); each HTML block is replaced
 //! by its content rendered as Markdown by the extractor (scripts, styles
 //! and comments dropped), and each inline tag is removed, the text between
-//! tags kept. Everything else is the author's Markdown, byte for byte.
+//! tags kept. A link or an image whose destination would run code
+//! (`javascript:`, `data:`, `vbscript:`... anything but http, https,
+//! mailto or a relative reference) is replaced by its text. Everything else
+//! is the author's Markdown, byte for byte.
 
 use std::ops::Range;
 
 use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
 
+use crate::escape;
 use crate::fragment;
 
 /// `markdown` without raw HTML; links in HTML blocks are made absolute
@@ -26,8 +30,30 @@ pub(crate) fn sanitize(markdown: &str, base_url: Option<&str>) -> String {
     let mut edits: Vec<(Range<usize>, String)> = Vec::new();
     // The lines of the HTML block being read, with their ranges.
     let mut block: Option<Vec<Range<usize>>> = None;
+    // A link or image with an unsafe destination: its range, its text so
+    // far, and how many links or images are open inside it.
+    let mut unsafe_link: Option<(Range<usize>, String, usize)> = None;
     for (event, range) in Parser::new_ext(markdown, options).into_offset_iter() {
+        if let Some((_, text, open)) = unsafe_link.as_mut() {
+            match &event {
+                Event::Text(t) | Event::Code(t) => text.push_str(t),
+                Event::Start(Tag::Link { .. } | Tag::Image { .. }) => *open += 1,
+                Event::End(TagEnd::Link | TagEnd::Image) if *open > 0 => *open -= 1,
+                Event::End(TagEnd::Link | TagEnd::Image) => {
+                    if let Some((range, text, _)) = unsafe_link.take() {
+                        edits.push((range, escape::escape_inline(text.trim())));
+                    }
+                }
+                _ => {}
+            }
+            continue;
+        }
         match event {
+            Event::Start(Tag::Link { dest_url, .. } | Tag::Image { dest_url, .. })
+                if !is_safe_destination(&dest_url) =>
+            {
+                unsafe_link = Some((range, String::new(), 0));
+            }
             Event::Start(Tag::HtmlBlock) => block = Some(Vec::new()),
             Event::Html(_) => match block.as_mut() {
                 Some(lines) => lines.push(range),
@@ -59,6 +85,25 @@ pub(crate) fn sanitize(markdown: &str, base_url: Option<&str>) -> String {
     }
     out.push_str(&markdown[at..]);
     out
+}
+
+/// http(s), mailto, or a reference without a scheme (relative, a
+/// fragment). Browsers ignore ASCII white space and control characters
+/// inside a scheme (`java\tscript:`), so they are ignored here too.
+fn is_safe_destination(dest: &str) -> bool {
+    let squeezed: String = dest
+        .chars()
+        .filter(|c| !c.is_ascii_whitespace() && !c.is_ascii_control())
+        .take(64)
+        .collect::<String>()
+        .to_ascii_lowercase();
+    let scheme_end = squeezed.find(|c: char| matches!(c, ':' | '/' | '?' | '#'));
+    match scheme_end {
+        Some(i) if squeezed[i..].starts_with(':') => {
+            matches!(&squeezed[..i], "http" | "https" | "mailto")
+        }
+        _ => true,
+    }
 }
 
 /// The edits that turn one HTML block (its lines' ranges) into Markdown.
@@ -110,6 +155,20 @@ mod tests {
             out,
             "# Title\n\nPress Ctrl+C .\n\nCentred [docs](https://e.x/docs)\n\nEnd.\n"
         );
+    }
+
+    #[test]
+    fn links_that_would_run_code_become_their_text() {
+        let md = "[ok](https://e.x/a) [rel](../b#c) [mail](mailto:a@e.x)\n\
+                  [click *me*](javascript:alert(1)) ![pic](data:image/svg+xml,x) \
+                  [tab](java\tscript:x) <vbscript:msgbox> [ref][r]\n\n[r]: JavaScript:evil()\n";
+        assert_eq!(
+            sanitize(md, None),
+            "[ok](https://e.x/a) [rel](../b#c) [mail](mailto:a@e.x)\n\
+             click me pic [tab](java\tscript:x) vbscript:msgbox ref\n\n[r]: JavaScript:evil()\n"
+        );
+        // (A destination with a tab is no link at all; a reference
+        // definition renders as nothing.)
     }
 
     #[test]

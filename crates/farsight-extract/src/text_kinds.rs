@@ -189,3 +189,24 @@ mod tests {
         assert_eq!(r.document.content, code);
     }
 }
+
+#[cfg(test)]
+mod properties {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+        /// Whatever a server sends under whatever type, reading it returns.
+        #[test]
+        fn reading_never_panics(
+            body in "(<rss version=\"2.0\">|<feed>|\\{\"version\":\"https://jsonfeed.org/version/1\"|<div>|\\[|`|\\{|<|&|[a-z \n\\]\\[(){}\":,])*",
+            essence in prop::sample::select(vec![
+                "application/rss+xml", "application/atom+xml", "application/feed+json",
+                "application/json", "text/xml", "text/markdown", "text/plain", "text/x-python", "",
+            ]),
+        ) {
+            let _ = read_text(&body, essence, &ExtractOptions::new(Format::Markdown).base_url("https://e.x/a.md"));
+        }
+    }
+}
