@@ -97,7 +97,7 @@ fn is_safe_destination(dest: &str) -> bool {
         .take(64)
         .collect::<String>()
         .to_ascii_lowercase();
-    let scheme_end = squeezed.find(|c: char| matches!(c, ':' | '/' | '?' | '#'));
+    let scheme_end = squeezed.find([':', '/', '?', '#']);
     match scheme_end {
         Some(i) if squeezed[i..].starts_with(':') => {
             matches!(&squeezed[..i], "http" | "https" | "mailto")
