@@ -4,6 +4,8 @@ use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 
+use crate::StructuredData;
+
 /// The output format of the content.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -38,6 +40,9 @@ pub struct ExtractOptions {
     /// out and rendering stops, and the result says so
     /// ([`Document::timed_out`]). Default: none.
     pub deadline: Option<Instant>,
+    /// Read the page's JSON-LD and OpenGraph into
+    /// [`Document::structured_data`]. Default: false.
+    pub include_structured_data: bool,
 }
 
 /// Which main-content engine to use; the choices exist to compare them.
@@ -103,6 +108,13 @@ impl ExtractOptions {
         self.include_images = yes;
         self
     }
+
+    /// Reads the page's structured data when true.
+    #[must_use]
+    pub fn include_structured_data(mut self, yes: bool) -> Self {
+        self.include_structured_data = yes;
+        self
+    }
 }
 
 /// Facts about the page, from JSON-LD, OpenGraph, `<meta>` and `<time>`.
@@ -121,6 +133,9 @@ pub struct Metadata {
     pub language: Option<String>,
     /// The canonical URL.
     pub canonical_url: Option<String>,
+    /// The site a feed belongs to (its `<link>`); pages leave it empty.
+    #[serde(default)]
+    pub site_url: Option<String>,
 }
 
 /// Why an answer holds little or nothing of its page (see
@@ -177,4 +192,8 @@ pub struct Document {
     /// (the page's beginning, or its body without main-content selection).
     #[serde(default)]
     pub timed_out: bool,
+    /// The page's JSON-LD objects and OpenGraph properties as data, when
+    /// [`ExtractOptions::include_structured_data`] asked for them.
+    #[serde(default)]
+    pub structured_data: Option<StructuredData>,
 }

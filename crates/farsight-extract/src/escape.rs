@@ -117,6 +117,25 @@ pub(crate) fn defuse_text(s: &str) -> String {
     out
 }
 
+/// A URL as a Markdown link destination: nothing in it can end the
+/// destination early (`)`, a space), escape (`\\`) or split a table cell (`|`).
+pub(crate) fn escape_url(url: &str) -> String {
+    let mut out = String::with_capacity(url.len());
+    for c in url.chars() {
+        match c {
+            ' ' => out.push_str("%20"),
+            '(' => out.push_str("%28"),
+            ')' => out.push_str("%29"),
+            '<' => out.push_str("%3C"),
+            '>' => out.push_str("%3E"),
+            '\\' => out.push_str("%5C"),
+            '|' => out.push_str("%7C"),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -32,7 +32,7 @@ fn extract_within(html: &str, options: &ExtractOptions, deadline: &Deadline) -> 
     let html = depth::prepare(html, depth::MAX_DEPTH, options.format != Format::Html);
     let html: &str = &html;
     let dom = crate::parse::parse(html);
-    let facts = metadata::read(&dom);
+    let mut facts = metadata::read(&dom, options.include_structured_data);
     streamed::place(&dom, html);
     clean::remove_hidden(&dom);
     let resolver = Resolver::new(options.base_url.as_deref(), facts.base_href.as_deref());
@@ -40,6 +40,7 @@ fn extract_within(html: &str, options: &ExtractOptions, deadline: &Deadline) -> 
     let mut out = Document {
         title: facts.title.clone(),
         metadata: facts.metadata.clone(),
+        structured_data: facts.structured_data.take(),
         ..Document::default()
     };
 

@@ -30,9 +30,14 @@ mod document;
 mod escape;
 mod extractor;
 mod fasthash;
+mod feed;
+mod fragment;
 mod inner;
+mod json_text;
+mod jsonld;
 mod kind;
 mod links;
+mod markdown_text;
 mod math;
 mod metadata;
 mod own_article;
@@ -46,8 +51,12 @@ mod render;
 mod sanitize;
 mod selector;
 mod shortfall;
+mod source_text;
 mod streamed;
+mod structured;
+mod structured_read;
 mod table;
+mod text_kinds;
 mod threads;
 mod trailing;
 mod url_util;
@@ -55,6 +64,11 @@ mod words;
 
 pub use document::{Document, Engine, ExtractOptions, Format, Link, Metadata, Shortfall};
 pub use extractor::extract;
+pub use structured::{
+    Article, BreadcrumbList, Crumb, Event, Faq, FaqPage, Offer, Organization, Person, Product,
+    Rating, Recipe, StructuredData, StructuredItem, VideoObject,
+};
+pub use text_kinds::{TextDocument, TextKind, read_text};
 
 /// The depth the pre-parse pass caps elements at, for its fuzz target.
 #[doc(hidden)]

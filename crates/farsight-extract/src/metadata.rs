@@ -6,10 +6,13 @@
 //! those are the page's own statements about itself.
 
 use dom_query::{Document, NodeRef};
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use crate::byline::{self, Mark};
+use crate::jsonld::{self, Descend, ids_of, names_of, str_of, type_is};
 use crate::render::collapse_ws;
+use crate::structured::StructuredData;
+use crate::structured_read::Collector;
 use crate::{Metadata, date, paywall};
 
 /// Elements marked as an author that are read before the markup counts as
@@ -43,6 +46,8 @@ pub(crate) struct PageFacts {
     /// An element carries a paywall vendor's or publisher's marker
     /// (`paywall::is_marker`), read in the same walk.
     pub paywall_marker: bool,
+    /// The page's JSON-LD and OpenGraph as data, when asked for.
+    pub structured_data: Option<StructuredData>,
 }
 
 #[derive(Default)]
@@ -71,10 +76,12 @@ struct LdFacts {
     body: Option<String>,
 }
 
-/// Reads the metadata. Run before hidden elements are removed: JSON-LD lives
-/// in `<script>`.
-pub(crate) fn read(doc: &Document) -> PageFacts {
+/// Reads the metadata, and the structured data when `structured` is true
+/// (from the same JSON-LD parse and `<meta>` walk). Run before hidden
+/// elements are removed: JSON-LD lives in `<script>`.
+pub(crate) fn read(doc: &Document, structured: bool) -> PageFacts {
     let mut ld = LdFacts::default();
+    let mut collector = structured.then(Collector::default);
     let mut meta: Vec<(String, String)> = Vec::new();
     let mut canonical = None;
     let mut base_href = None;
@@ -108,7 +115,10 @@ pub(crate) fn read(doc: &Document) -> PageFacts {
                 if ty.trim().eq_ignore_ascii_case("application/ld+json")
                     && let Ok(v) = serde_json::from_str::<Value>(n.text().trim())
                 {
-                    read_ld(&v, &mut ld, 0);
+                    read_ld(&v, &mut ld);
+                    if let Some(c) = collector.as_mut() {
+                        c.add(v);
+                    }
                 }
             }
             "meta" => {
@@ -230,6 +240,7 @@ pub(crate) fn read(doc: &Document) -> PageFacts {
             site_name,
             language,
             canonical_url,
+            site_url: None,
         },
         title,
         not_free: ld.not_free,
@@ -240,50 +251,13 @@ pub(crate) fn read(doc: &Document) -> PageFacts {
         is_product,
         is_discussion: ld.discussion,
         paywall_marker,
+        structured_data: collector.map(|c| c.finish(&meta)),
     }
 }
 
 fn in_svg(n: &NodeRef<'_>) -> bool {
     n.ancestors_it(Some(8))
         .any(|a| a.node_name().as_deref() == Some("svg"))
-}
-
-fn str_of(v: &Value) -> Option<String> {
-    match v {
-        Value::String(s) => Some(collapse_ws(s)).filter(|s| !s.is_empty()),
-        Value::Array(a) => a.iter().find_map(str_of),
-        Value::Object(o) => o.get("name").and_then(str_of),
-        _ => None,
-    }
-}
-
-fn names_of(v: &Value) -> Option<String> {
-    match v {
-        Value::Array(a) => {
-            let names: Vec<String> = a.iter().filter_map(names_of).collect();
-            (!names.is_empty()).then(|| names.join(", "))
-        }
-        Value::Object(o) => o.get("name").and_then(str_of).or_else(|| {
-            // A Person named in parts.
-            let part = |k: &str| o.get(k).and_then(str_of);
-            match (part("givenName"), part("familyName")) {
-                (Some(g), Some(f)) => Some(format!("{g} {f}")),
-                (g, f) => g.or(f),
-            }
-        }),
-        Value::String(s) if !s.starts_with("http") => {
-            Some(collapse_ws(s)).filter(|s| !s.is_empty())
-        }
-        _ => None,
-    }
-}
-
-fn type_is(v: &Value, pred: impl Fn(&str) -> bool) -> bool {
-    match v.get("@type") {
-        Some(Value::String(s)) => pred(s),
-        Some(Value::Array(a)) => a.iter().any(|t| t.as_str().is_some_and(&pred)),
-        _ => false,
-    }
 }
 
 fn is_content_type(t: &str) -> bool {
@@ -310,110 +284,87 @@ fn is_content_type(t: &str) -> bool {
         )
 }
 
-fn read_ld(v: &Value, ld: &mut LdFacts, depth: usize) {
-    if depth > 6 {
-        return;
-    }
-    match v {
-        Value::Array(a) => a.iter().for_each(|x| read_ld(x, ld, depth + 1)),
-        Value::Object(o) => {
-            if let Some(g) = o.get("@graph") {
-                read_ld(g, ld, depth + 1);
-            }
-            if let (Some(id), Some(name)) = (o.get("@id").and_then(Value::as_str), names_of(v)) {
-                ld.names_by_id.entry(id.to_owned()).or_insert(name);
-            }
-            if type_is(v, |t| {
-                t == "WebSite" || t == "Organization" || t == "NewsMediaOrganization"
-            }) {
-                if ld.site_name.is_none() && type_is(v, |t| t == "WebSite") {
-                    ld.site_name = o.get("name").and_then(str_of);
-                }
-                return;
-            }
-            ld.listing |= type_is(v, |t| {
-                matches!(
-                    t,
-                    "CollectionPage" | "SearchResultsPage" | "ItemList" | "ProfilePage"
-                )
-            });
-            if !type_is(v, is_content_type) {
-                return;
-            }
-            ld.article |= type_is(v, |t| {
-                t.ends_with("Article") || matches!(t, "BlogPosting" | "LiveBlogPosting" | "Report")
-            });
-            ld.product |= type_is(v, |t| matches!(t, "Product" | "ProductGroup"));
-            ld.discussion |= type_is(v, |t| matches!(t, "DiscussionForumPosting" | "QAPage"));
-            // A WebPage wrapping the article fills gaps only.
-            let strong = !type_is(v, |t| t == "WebPage");
-            let set = |slot: &mut Option<String>, val: Option<String>| {
-                if val.is_some() && (slot.is_none() || strong) && slot.is_none() {
-                    *slot = val;
-                }
-            };
-            set(
-                &mut ld.headline,
-                o.get("headline").or(o.get("name")).and_then(str_of),
-            );
-            set(&mut ld.description, o.get("description").and_then(str_of));
-            let author = o.get("author").or(o.get("creator"));
-            set(&mut ld.author, author.and_then(names_of));
-            if ld.author.is_none() && ld.author_ids.is_empty() {
-                ld.author_ids = author.map(ids_of).unwrap_or_default();
-            }
-            set(
-                &mut ld.date,
-                o.get("datePublished")
-                    .or(o.get("dateCreated"))
-                    .or(o.get("uploadDate"))
-                    .and_then(str_of),
-            );
-            set(&mut ld.language, o.get("inLanguage").and_then(str_of));
-            set(
-                &mut ld.url,
-                o.get("url").and_then(|u| u.as_str().map(str::to_string)),
-            );
-            if ld.site_name.is_none() {
-                ld.site_name = o
-                    .get("publisher")
-                    .and_then(|p| p.get("name"))
-                    .and_then(str_of);
-            }
-            if let Some(f) = o.get("isAccessibleForFree") {
-                let free = match f {
-                    Value::Bool(b) => *b,
-                    Value::String(s) => !s.trim().eq_ignore_ascii_case("false"),
-                    _ => true,
-                };
-                ld.not_free |= !free;
-            }
-            if ld.body.is_none() {
-                ld.body = o
-                    .get("articleBody")
-                    .and_then(|b| b.as_str())
-                    .map(str::to_string);
-            }
-            if let Some(m) = o.get("mainEntity") {
-                read_ld(m, ld, depth + 1);
-            }
-        }
-        _ => {}
-    }
+/// Reads one JSON-LD block's nodes into `ld`.
+fn read_ld(block: &Value, ld: &mut LdFacts) {
+    jsonld::walk(block, &mut |o| read_ld_node(o, ld));
 }
 
-/// The `@id`s of an author given by reference: an object or an array of
-/// them.
-fn ids_of(v: &Value) -> Vec<String> {
-    match v {
-        Value::Array(a) => a.iter().flat_map(ids_of).collect(),
-        Value::Object(o) => o
-            .get("@id")
-            .and_then(Value::as_str)
-            .map(|id| vec![id.to_owned()])
-            .unwrap_or_default(),
-        _ => Vec::new(),
+fn read_ld_node(o: &Map<String, Value>, ld: &mut LdFacts) -> Descend {
+    if let (Some(id), Some(name)) = (o.get("@id").and_then(Value::as_str), jsonld::node_name(o)) {
+        ld.names_by_id.entry(id.to_owned()).or_insert(name);
     }
+    if type_is(o, |t| {
+        t == "WebSite" || t == "Organization" || t == "NewsMediaOrganization"
+    }) {
+        if ld.site_name.is_none() && type_is(o, |t| t == "WebSite") {
+            ld.site_name = o.get("name").and_then(str_of);
+        }
+        return Descend::Stop;
+    }
+    ld.listing |= type_is(o, |t| {
+        matches!(
+            t,
+            "CollectionPage" | "SearchResultsPage" | "ItemList" | "ProfilePage"
+        )
+    });
+    if !type_is(o, is_content_type) {
+        return Descend::Stop;
+    }
+    ld.article |= type_is(o, |t| {
+        t.ends_with("Article") || matches!(t, "BlogPosting" | "LiveBlogPosting" | "Report")
+    });
+    ld.product |= type_is(o, |t| matches!(t, "Product" | "ProductGroup"));
+    ld.discussion |= type_is(o, |t| matches!(t, "DiscussionForumPosting" | "QAPage"));
+    // A WebPage wrapping the article fills gaps only.
+    let strong = !type_is(o, |t| t == "WebPage");
+    let set = |slot: &mut Option<String>, val: Option<String>| {
+        if val.is_some() && (slot.is_none() || strong) && slot.is_none() {
+            *slot = val;
+        }
+    };
+    set(
+        &mut ld.headline,
+        o.get("headline").or(o.get("name")).and_then(str_of),
+    );
+    set(&mut ld.description, o.get("description").and_then(str_of));
+    let author = o.get("author").or(o.get("creator"));
+    set(&mut ld.author, author.and_then(names_of));
+    if ld.author.is_none() && ld.author_ids.is_empty() {
+        ld.author_ids = author.map(ids_of).unwrap_or_default();
+    }
+    set(
+        &mut ld.date,
+        o.get("datePublished")
+            .or(o.get("dateCreated"))
+            .or(o.get("uploadDate"))
+            .and_then(str_of),
+    );
+    set(&mut ld.language, o.get("inLanguage").and_then(str_of));
+    set(
+        &mut ld.url,
+        o.get("url").and_then(|u| u.as_str().map(str::to_string)),
+    );
+    if ld.site_name.is_none() {
+        ld.site_name = o
+            .get("publisher")
+            .and_then(|p| p.get("name"))
+            .and_then(str_of);
+    }
+    if let Some(f) = o.get("isAccessibleForFree") {
+        let free = match f {
+            Value::Bool(b) => *b,
+            Value::String(s) => !s.trim().eq_ignore_ascii_case("false"),
+            _ => true,
+        };
+        ld.not_free |= !free;
+    }
+    if ld.body.is_none() {
+        ld.body = o
+            .get("articleBody")
+            .and_then(|b| b.as_str())
+            .map(str::to_string);
+    }
+    Descend::MainEntity
 }
 
 impl LdFacts {

@@ -565,7 +565,7 @@ impl<'o, 'a> Writer<'o, 'a> {
         }
         let url = url.unwrap_or_default();
         // `inner` is rendered page text, escaped already.
-        self.raw_inline(&format!("[{inner}]({})", escape_url(&url)));
+        self.raw_inline(&format!("[{inner}]({})", escape::escape_url(&url)));
         if trailing {
             self.space = true;
         }
@@ -595,7 +595,7 @@ impl<'o, 'a> Writer<'o, 'a> {
         self.raw_inline(&format!(
             "![{}]({})",
             escape::escape_inline(&alt),
-            escape_url(&src)
+            escape::escape_url(&src)
         ));
         self.space = true;
     }
@@ -866,7 +866,7 @@ fn clean_lang(s: &str) -> Option<String> {
     (ok && s != "none" && s != "text" && s != "plaintext").then_some(s)
 }
 
-fn longest_run(s: &str, c: char) -> usize {
+pub(crate) fn longest_run(s: &str, c: char) -> usize {
     let (mut best, mut cur) = (0, 0);
     for ch in s.chars() {
         if ch == c {
@@ -877,25 +877,6 @@ fn longest_run(s: &str, c: char) -> usize {
         }
     }
     best
-}
-
-/// A URL as a Markdown link destination: nothing in it can end the
-/// destination early (`)`, a space), escape (`\\`) or split a table cell (`|`).
-fn escape_url(url: &str) -> String {
-    let mut out = String::with_capacity(url.len());
-    for c in url.chars() {
-        match c {
-            ' ' => out.push_str("%20"),
-            '(' => out.push_str("%28"),
-            ')' => out.push_str("%29"),
-            '<' => out.push_str("%3C"),
-            '>' => out.push_str("%3E"),
-            '\\' => out.push_str("%5C"),
-            '|' => out.push_str("%7C"),
-            _ => out.push(c),
-        }
-    }
-    out
 }
 
 /// A heading's text ending in ` #` would lose those `#`s as a closing

@@ -53,6 +53,18 @@ pub fn fetch_text(r: &FetchResponse, read_on: &str) -> String {
         let _ = writeln!(out, "Note: {message}\n");
     }
     out.push_str(&content);
+    if let Some(data) = r
+        .structured_data
+        .as_ref()
+        .filter(|d| d.as_object().is_some_and(|o| !o.is_empty()))
+    {
+        // A person (or a text-only client) sees what `--json` would give.
+        let pretty = serde_json::to_string_pretty(data).unwrap_or_default();
+        if !out.ends_with('\n') {
+            out.push('\n');
+        }
+        let _ = writeln!(out, "\nStructured data:\n```json\n{pretty}\n```");
+    }
     if let Some(line) = read_on_line(r, read_on) {
         let _ = writeln!(out, "\n{line}");
     }

@@ -246,6 +246,11 @@ pub struct FetchArgs {
     #[arg(long)]
     pub images: bool,
 
+    /// Add the page's structured data: JSON-LD objects (products and their
+    /// prices, articles, recipes, events, FAQs...) and OpenGraph.
+    #[arg(long)]
+    pub structured_data: bool,
+
     /// Download again, and keep nothing in the cache.
     #[arg(long)]
     pub no_cache: bool,
@@ -286,6 +291,10 @@ pub struct ExtractArgs {
     /// Character offset to start from.
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub start_index: u64,
+
+    /// Add the page's structured data (JSON-LD and OpenGraph).
+    #[arg(long)]
+    pub structured_data: bool,
 
     /// Print the tool's JSON answer instead of text for a person.
     #[arg(long)]

@@ -129,6 +129,7 @@ async fn fetch(mut config: config::Config, args: FetchArgs) -> anyhow::Result<Ex
         include_links: !args.no_links,
         include_images: args.images,
         focus: args.focus,
+        include_structured_data: args.structured_data,
     };
     let mut answer = service
         .web_fetch(&request, CallOptions::default().bypass_cache(args.no_cache))
@@ -209,6 +210,7 @@ async fn extract(args: ExtractArgs) -> anyhow::Result<ExitCode> {
         include_links: true,
         include_images: false,
         focus: None,
+        include_structured_data: args.structured_data,
     };
     let html = String::from_utf8_lossy(&bytes).into_owned();
     let answer = crate::service::html_response(html, args.url.as_deref(), &request).await;

@@ -2,9 +2,10 @@
 //! pool, so a large page never stalls the threads serving other calls, and
 //! under the call's deadline.
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use farsight_extract::{Document, ExtractOptions, Shortfall};
+use farsight_extract::{Document, ExtractOptions, Shortfall, TextDocument, TextKind};
 
 /// The extractor is asked to stop this long before the call must answer:
 /// enough for its fallback (rendering what it has, 200 ms) and for the
@@ -54,5 +55,39 @@ pub async fn extract_document(html: String, options: ExtractOptions) -> Document
                 ..Document::default()
             }
         }
+    }
+}
+
+/// Reads a page that is text but not HTML (a feed, JSON, Markdown, source
+/// code) on a blocking thread, as [`extract_document`] does for HTML: a
+/// feed of 100,000 items or a large JSON document takes a while to read.
+/// Past the call's deadline, or should the reader fail, the text comes back
+/// as it is.
+pub async fn read_text_document(
+    text: String,
+    essence: String,
+    options: ExtractOptions,
+) -> TextDocument {
+    let call_deadline = options.deadline.map(|d| d + STOP_BEFORE_CALL_DEADLINE);
+    let text = Arc::new(text);
+    let input = Arc::clone(&text);
+    let job = tokio::task::spawn_blocking(move || {
+        farsight_extract::read_text(&input, &essence, &options)
+    });
+    let joined = match call_deadline {
+        Some(at) => tokio::time::timeout_at(at.into(), job).await.ok(),
+        None => Some(job.await),
+    };
+    match joined {
+        Some(Ok(read)) => return read,
+        Some(Err(e)) => tracing::error!("reading a text page failed: {e}"),
+        None => tracing::warn!("reading a text page outlived the call's deadline"),
+    }
+    TextDocument {
+        kind: TextKind::Plain,
+        document: Document {
+            content: Arc::unwrap_or_clone(text),
+            ..Document::default()
+        },
     }
 }

@@ -25,7 +25,7 @@ pub(crate) const NAMESPACE: &str = "document";
 /// other output for the same page (a new rule, a fixed bug) or [`Document`]
 /// changes shape: a farsight never reads an entry that another version of the
 /// extractor wrote. The package version is in the key as well, for releases.
-const FORMAT_VERSION: u32 = 2;
+const FORMAT_VERSION: u32 = 3;
 
 /// Everything that determines a document besides the page itself: the key of
 /// its cache entry, built from the extractor's own options (all of them: an
@@ -41,6 +41,9 @@ struct Key<'a> {
     links: bool,
     images: bool,
     engine: String,
+    /// A document read with its structured data holds more; one without
+    /// cannot answer a call that asks for it.
+    structured: bool,
 }
 
 impl<'a> Key<'a> {
@@ -52,6 +55,7 @@ impl<'a> Key<'a> {
             include_links,
             include_images,
             engine,
+            include_structured_data,
             ..
         } = options;
         Key {
@@ -63,6 +67,7 @@ impl<'a> Key<'a> {
             links: *include_links,
             images: *include_images,
             engine: format!("{engine:?}"),
+            structured: *include_structured_data,
         }
     }
 }

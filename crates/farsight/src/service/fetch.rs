@@ -2,11 +2,11 @@
 
 use std::time::Instant;
 
-use farsight_extract::{Document, ExtractOptions, Shortfall};
+use farsight_extract::{Document, ExtractOptions, Shortfall, TextDocument, TextKind};
 use farsight_net::{FetchOptions, Page, PageKind};
 use farsight_search::ErrorKind;
 
-use super::extract::{extract_document, extraction_deadline};
+use super::extract::{extract_document, extraction_deadline, read_text_document};
 use super::extracted::DocumentCache;
 use super::model::{FetchLink, FetchMetadata, FetchRequest, FetchResponse, FetchStatus};
 use super::window::window;
@@ -71,7 +71,12 @@ async fn page_response(
             let doc = documents.extract(page.text, options).await;
             document_response(page.url, doc, request, page.truncated)
         }
-        PageKind::Text => text_response(page.url, &page.text, request, page.truncated),
+        PageKind::Text => {
+            let options = extract_options(request, Some(&page.url))
+                .deadline(extraction_deadline(call_deadline));
+            let read = read_text_document(page.text, page.content_type, options).await;
+            text_response(page.url, read, request, page.truncated)
+        }
     }
 }
 
@@ -111,7 +116,8 @@ fn invalid_selector(request: &FetchRequest) -> Option<FetchResponse> {
 fn extract_options(request: &FetchRequest, base_url: Option<&str>) -> ExtractOptions {
     let mut o = ExtractOptions::new(request.format.into())
         .include_links(request.include_links)
-        .include_images(request.include_images);
+        .include_images(request.include_images)
+        .include_structured_data(request.include_structured_data);
     if let Some(url) = base_url.filter(|u| !u.is_empty()) {
         o = o.base_url(url);
     }
@@ -196,21 +202,11 @@ fn document_response(
         &mut notes,
     );
     response.title = doc.title;
-    response.metadata = Some(FetchMetadata {
-        description: doc.metadata.description,
-        author: doc.metadata.author,
-        date_published: doc.metadata.date_published,
-        site_name: doc.metadata.site_name,
-    });
-    response.links = request.include_links.then(|| {
-        doc.links
-            .into_iter()
-            .map(|l| FetchLink {
-                text: l.text,
-                url: l.url,
-            })
-            .collect()
-    });
+    response.metadata = Some(fetch_metadata(doc.metadata));
+    response.links = request.include_links.then(|| fetch_links(doc.links));
+    if request.include_structured_data {
+        response.structured_data = Some(structured_value(doc.structured_data));
+    }
     response.selector = request.selector.clone();
     response.selector_matched = selector_matched;
     response.status = status;
@@ -228,9 +224,38 @@ fn shortfall_note(shortfall: Option<Shortfall>) -> &'static str {
     }
 }
 
+fn fetch_metadata(m: farsight_extract::Metadata) -> FetchMetadata {
+    FetchMetadata {
+        description: m.description,
+        author: m.author,
+        date_published: m.date_published,
+        site_name: m.site_name,
+        site_url: m.site_url,
+    }
+}
+
+fn fetch_links(links: Vec<farsight_extract::Link>) -> Vec<FetchLink> {
+    links
+        .into_iter()
+        .map(|l| FetchLink {
+            text: l.text,
+            url: l.url,
+        })
+        .collect()
+}
+
+/// The answer's `structuredData`: what the page has, `{}` when it has none
+/// (asked for and absent is an answer too).
+fn structured_value(data: Option<farsight_extract::StructuredData>) -> serde_json::Value {
+    serde_json::to_value(data.unwrap_or_default())
+        .unwrap_or_else(|_| serde_json::Value::Object(serde_json::Map::new()))
+}
+
+/// The answer for a page that is text: a feed's items, pretty JSON,
+/// Markdown without HTML, fenced source code, or the text as it came.
 fn text_response(
     url: String,
-    text: &str,
+    read: TextDocument,
     request: &FetchRequest,
     page_truncated: bool,
 ) -> FetchResponse {
@@ -242,7 +267,26 @@ fn text_response(
                 .to_owned(),
         );
     }
-    let mut response = windowed(url, text, request, page_truncated, &mut status, &mut notes);
+    if request.include_structured_data {
+        notes.push(
+            "This page is not HTML: it has no JSON-LD or OpenGraph to return as structured data."
+                .to_owned(),
+        );
+    }
+    let doc = read.document;
+    let mut response = windowed(
+        url,
+        &doc.content,
+        request,
+        page_truncated,
+        &mut status,
+        &mut notes,
+    );
+    if read.kind == TextKind::Feed {
+        response.title = doc.title;
+        response.metadata = Some(fetch_metadata(doc.metadata));
+        response.links = request.include_links.then(|| fetch_links(doc.links));
+    }
     response.selector = request.selector.clone();
     response.selector_matched = request.selector.as_ref().map(|_| false);
     response.status = status;

@@ -76,6 +76,13 @@ pub struct FetchRequest {
     /// A question: only the passages that answer it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub focus: Option<String>,
+    /// Add structuredData: JSON-LD (price, dates, authors) and OpenGraph.
+    #[serde(
+        default,
+        alias = "include_structured_data",
+        deserialize_with = "lenient::bool"
+    )]
+    pub include_structured_data: bool,
 }
 
 impl FetchRequest {
@@ -90,6 +97,7 @@ impl FetchRequest {
             include_links: true,
             include_images: false,
             focus: None,
+            include_structured_data: false,
         }
     }
 }
@@ -124,6 +132,9 @@ pub struct FetchMetadata {
     /// The site's name.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub site_name: Option<String>,
+    /// A feed's site.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub site_url: Option<String>,
 }
 
 /// A link found in the content.
@@ -166,6 +177,13 @@ pub struct FetchResponse {
     /// Links in the page, absolute and deduplicated.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub links: Option<Vec<FetchLink>>,
+    /// With includeStructuredData: `items` (the page's JSON-LD objects of
+    /// the common schema.org types, flattened: Product with its offers,
+    /// Article, Recipe, Event, FAQPage, BreadcrumbList, Organization,
+    /// Person, VideoObject; each with its `type`) and `openGraph`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Option<serde_json::Map<String, serde_json::Value>>")]
+    pub structured_data: Option<serde_json::Value>,
     /// The selector that was asked for.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub selector: Option<String>,

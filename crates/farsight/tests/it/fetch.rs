@@ -166,7 +166,7 @@ async fn a_selector_that_matches_nothing_falls_back_and_says_so() {
 }
 
 #[tokio::test]
-async fn a_json_page_is_returned_as_text() {
+async fn a_json_page_is_returned_as_pretty_text() {
     let (server, service, _dir) = setup().await;
     let r = service
         .web_fetch(
@@ -177,7 +177,7 @@ async fn a_json_page_is_returned_as_text() {
     assert_eq!(r.status, FetchStatus::Success, "{r:?}");
     assert_eq!(
         r.content.as_deref(),
-        Some("{\"name\": \"farsight\", \"tools\": [\"web_fetch\"]}")
+        Some("{\n  \"name\": \"farsight\",\n  \"tools\": [\n    \"web_fetch\"\n  ]\n}")
     );
 }
 

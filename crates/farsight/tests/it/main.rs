@@ -16,3 +16,4 @@ mod search;
 mod search_support;
 mod search_surfaces;
 mod support;
+mod text_kinds;
