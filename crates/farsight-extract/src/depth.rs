@@ -233,7 +233,10 @@ impl<'a> Sim<'a> {
                     match opened {
                         Opened::Plaintext => return,
                         Opened::Raw(kind) => {
-                            let (body_end, end) = find_raw_end(bytes, close, kind);
+                            let (body_end, end) = match kind {
+                                Raw::Svg => find_svg_end(self.html, close),
+                                _ => find_raw_end(bytes, close, kind),
+                            };
                             if whole {
                                 self.skip(lt, end);
                             } else if self.elide && elidable(kind, &bytes[lt..close]) {
@@ -859,6 +862,38 @@ fn find_raw_end(bytes: &[u8], from: usize, kind: Raw) -> (usize, usize) {
     (bytes.len(), bytes.len())
 }
 
+/// Where an SVG image's body ends: at its `</svg>`, or, as a browser
+/// reads it, at the first HTML start tag that breaks out of foreign
+/// content (outside a `<foreignObject>`). An `<svg>` left unclosed before
+/// the page's `<ul>` or `<div>` must not take the rest of the page along.
+/// Returns the body's end and where reading goes on.
+fn find_svg_end(html: &str, from: usize) -> (usize, usize) {
+    let bytes = html.as_bytes();
+    let mut i = from;
+    let mut in_foreign_object = 0usize;
+    while let Some(p) = memchr::memchr(b'<', &bytes[i..]) {
+        let lt = i + p;
+        let closing = bytes.get(lt + 1) == Some(&b'/');
+        let at = lt + 1 + usize::from(closing);
+        if !bytes.get(at).is_some_and(u8::is_ascii_alphabetic) {
+            i = lt + 1;
+            continue;
+        }
+        let (name, end) = tag_name(html, at);
+        match (closing, &*name) {
+            (true, "svg") if in_foreign_object == 0 => {
+                return (lt, skip_attrs(bytes, end).1.min(bytes.len()));
+            }
+            (false, "foreignobject") => in_foreign_object += 1,
+            (true, "foreignobject") => in_foreign_object = in_foreign_object.saturating_sub(1),
+            (false, n) if in_foreign_object == 0 && breaks_foreign(n) => return (lt, lt),
+            _ => {}
+        }
+        i = end;
+    }
+    (bytes.len(), bytes.len())
+}
+
 fn is_void(name: &str) -> bool {
     matches!(
         name,
@@ -1333,6 +1368,26 @@ mod tests {
         // an end tag of a dropped div.
         assert_eq!(doc.select("section p").length(), 0);
         assert!(doc.select("section").text().contains('x'));
+    }
+
+    #[test]
+    fn an_unclosed_svg_ends_where_html_breaks_out_of_it() {
+        // An icon left unclosed before a menu and the page: a browser ends
+        // the SVG at the first HTML block; the page is not lost.
+        let html = "<body><a href=#><svg width=18><path d=M0/></a>\
+                    <ul><li>English</li></ul><main><h1>Consulting</h1><p>Text</p></main>";
+        let out = prepare(html, MAX_DEPTH, false);
+        assert_eq!(
+            out,
+            "<body><a href=#><svg width=18><ul><li>English</li></ul><main><h1>Consulting</h1>\
+             <p>Text</p></main>"
+        );
+        let doc = crate::parse::parse(&out);
+        assert_eq!(doc.select("main p").text().as_ref(), "Text");
+        // Inside a foreignObject HTML is the picture's own; the SVG goes on
+        // to its end tag.
+        let html = "<svg><foreignObject><div>label</div></foreignObject><g/></svg><p>after</p>";
+        assert_eq!(prepare(html, MAX_DEPTH, false), "<svg></svg><p>after</p>");
     }
 
     #[test]
