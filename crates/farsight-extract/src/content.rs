@@ -22,6 +22,17 @@ const TINY_CONTENT: usize = 300;
 /// `<main>` make up the rest): no second look to check.
 const MAIN_COVERED: f32 = 0.95;
 
+/// On a page without a `<main>` region, its body without furniture and
+/// link lists replaces the picked blocks when it keeps this many times
+/// their text: a service or product page spreads its content over many
+/// sections, of which Readability picks the one with the most prose.
+const BODY_WIDER: f32 = 1.2;
+
+/// ... but not when it keeps more than this many times their text: then
+/// the picked blocks are the page's content among many other things
+/// (comments, feeds, archives) that no furniture rule names.
+const BODY_TOO_WIDE: f32 = 6.0;
+
 /// Pages deeper than this skip dom_smoothie: its cost grows with the square
 /// of the depth (20 s for 10,000 nested elements).
 const SMOOTHIE_MAX_DEPTH: usize = 400;
@@ -86,35 +97,49 @@ pub(crate) fn choose(
 }
 
 /// The page's main region instead of `found` when `found` holds less text
-/// than the region without its furniture (see `region.rs`). A thread always
-/// takes its region (its body when it has no `<main>`): Readability drops
-/// short replies and every post's byline, which are the thread as much as
-/// the long posts.
+/// than the region without its furniture (see `region.rs`); on a page
+/// without a region, its body, cleaned as picked blocks are, when that
+/// holds clearly more (see [`BODY_WIDER`]). A thread always takes its
+/// region (its body when it has no `<main>`): Readability drops short
+/// replies and every post's byline, which are the thread as much as the
+/// long posts.
 fn widen_to_region(doc: &Document, found: Choice, kind: PageKind) -> Choice {
     let chars = |id: &NodeId| doc.tree.get(id).map_or(0, |n| n.normalized_char_count());
     let chosen = passes::kept_text(doc, &found.roots, kind, found.chosen);
-    let main = region::find(doc);
     // A few words out of a whole page (a listing whose every entry is one
     // link): the body minus furniture says more.
     let tiny = chosen < TINY_CONTENT;
-    // Furniture removal only shortens the region's text: when the chosen
-    // blocks already hold nearly all of it, the region is not looked at.
-    let covered = |main: &NodeId| chosen as f32 >= chars(main) as f32 * MAIN_COVERED;
-    if !kind.discussion && !tiny && main.as_ref().is_none_or(covered) {
-        return found;
-    }
-    let body = || {
-        (kind.discussion || tiny)
-            .then(|| doc.body().map(|b| b.id))
-            .flatten()
+    let (root, how, wider, at_most) = match region::find(doc) {
+        // Furniture removal only shortens the region's text: when the
+        // chosen blocks already hold nearly all of it, the region is not
+        // looked at.
+        Some(main)
+            if kind.discussion || tiny || (chosen as f32) < chars(&main) as f32 * MAIN_COVERED =>
+        {
+            (main, Chosen::Region, 1.0, None)
+        }
+        Some(_) => return found,
+        None => {
+            let Some(body) = doc.body().map(|b| b.id) else {
+                return found;
+            };
+            if kind.discussion || tiny {
+                (body, Chosen::Region, 1.0, None)
+            } else {
+                // The body as blocks: its link lists (a tag cloud, an
+                // archive) go too.
+                (body, Chosen::Blocks, BODY_WIDER, Some(BODY_TOO_WIDE))
+            }
+        }
     };
-    let Some(root) = main.or_else(body) else {
-        return found;
-    };
-    if kind.discussion || chosen < passes::kept_text(doc, &[root], kind, Chosen::Region) {
+    let kept = passes::kept_text(doc, &[root], kind, how) as f32;
+    let chosen = chosen as f32;
+    if kind.discussion
+        || (chosen * wider < kept && at_most.is_none_or(|most| kept <= chosen * most))
+    {
         Choice {
             roots: vec![root],
-            chosen: Chosen::Region,
+            chosen: how,
             dropped: Vec::new(),
         }
     } else {

@@ -62,3 +62,22 @@ fn react_streamed_content_is_read_in_place_of_its_fallback() {
         assert!(!out.contains("All rights reserved"), "{out}");
     }
 }
+
+// A service page without a `<main>` spreads its content over sections of
+// cards, plans and questions; Readability picks the one with the most
+// prose. The body, cleaned as picked blocks are, holds them all.
+#[test]
+fn a_service_page_without_main_keeps_its_sections() {
+    for format in [Format::Text, Format::Markdown] {
+        let out = run("service-sections.html", format).content;
+        for kept in [
+            "We started with one van and two brothers",
+            "From a studio flat to a four-bedroom house",
+            "£690 for a three-bedroom house",
+            "Do you move on weekends?",
+        ] {
+            assert!(out.contains(kept), "{format:?}: {kept:?} missing: {out}");
+        }
+        assert!(!out.contains("All rights reserved"), "{out}");
+    }
+}
