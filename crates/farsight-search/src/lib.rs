@@ -44,6 +44,7 @@ mod cache;
 mod error;
 mod fusion;
 mod kind;
+mod locale;
 pub mod lenient;
 mod model;
 mod normalize;
@@ -60,7 +61,8 @@ pub use cache::SearchCache;
 pub use error::SearchError;
 pub use kind::ErrorKind;
 pub use model::{
-    DateRange, ProviderAnswer, ProviderQuery, ProviderSettings, RawResult, SearchDepth, Topic,
+    DateRange, ProviderAnswer, ProviderQuery, ProviderSettings, RawImage, RawResult, SearchDepth,
+    SearchType, Topic,
 };
 pub use provider::Provider;
 pub use provider::brave::BraveProvider;
@@ -79,7 +81,7 @@ pub use request::{
     DEFAULT_MAX_RESULTS, MAX_QUERY_CHARS, MAX_RESULTS, MIN_QUERY_CHARS, ProviderChoice,
     SearchRequest,
 };
-pub use response::{Attempt, NO_RESULTS_SUGGESTION, SearchResponse, SearchResult};
+pub use response::{Attempt, ImageResult, NO_RESULTS_SUGGESTION, SearchResponse, SearchResult};
 pub use retry::RetryPolicy;
 pub use service::{SearchService, SearchServiceBuilder};
 

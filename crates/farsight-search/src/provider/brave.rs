@@ -149,6 +149,7 @@ fn parse(reply: &Reply, topic: Topic) -> Result<ProviderAnswer, SearchError> {
         Topic::General => answer.web.unwrap_or_default().results,
     };
     Ok(ProviderAnswer {
+        images: Vec::new(),
         results: items
             .into_iter()
             .map(|i| RawResult {
@@ -286,6 +287,7 @@ mod tests {
             safe_search: true,
             topic: Topic::General,
             depth: SearchDepth::Basic,
+            ..ProviderQuery::default()
         }
     }
 

@@ -111,6 +111,7 @@ impl Provider for DuckDuckGoProvider {
         };
         results.truncate(query.count as usize);
         Ok(ProviderAnswer {
+            images: Vec::new(),
             results,
             total_results: None,
             unapplied_filters: unapplied(query),
@@ -381,6 +382,7 @@ mod tests {
             safe_search: true,
             topic: Topic::General,
             depth: SearchDepth::Basic,
+            ..ProviderQuery::default()
         }
     }
 

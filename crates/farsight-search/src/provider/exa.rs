@@ -86,6 +86,7 @@ impl Provider for ExaProvider {
         }
         let answer: ExaResponse = reply.json(NAME)?;
         Ok(ProviderAnswer {
+            images: Vec::new(),
             results: answer.results.into_iter().filter_map(to_raw).collect(),
             total_results: None,
             unapplied_filters: Vec::new(),
@@ -258,6 +259,7 @@ mod tests {
             safe_search: false,
             topic: Topic::General,
             depth: SearchDepth::Basic,
+            ..ProviderQuery::default()
         }
     }
 

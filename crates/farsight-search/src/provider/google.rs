@@ -191,6 +191,7 @@ fn parse(reply: &Reply) -> Result<ProviderAnswer, SearchError> {
         .and_then(|s| s.total_results)
         .and_then(|t| t.parse().ok());
     Ok(ProviderAnswer {
+        images: Vec::new(),
         results: answer
             .items
             .into_iter()
@@ -360,6 +361,7 @@ mod tests {
             safe_search: true,
             topic: Topic::General,
             depth: SearchDepth::Basic,
+            ..ProviderQuery::default()
         }
     }
 

@@ -94,6 +94,7 @@ impl Provider for JinaProvider {
         let reply = http::send(NAME, request).await?;
         let answer = parse(&reply).map_err(|e| e.redact(&self.api_key))?;
         Ok(ProviderAnswer {
+            images: Vec::new(),
             unapplied_filters: unapplied(query),
             ..answer
         })
@@ -220,6 +221,7 @@ fn parse(reply: &Reply) -> Result<ProviderAnswer, SearchError> {
         })
         .collect();
     Ok(ProviderAnswer {
+        images: Vec::new(),
         results,
         total_results: None,
         unapplied_filters: Vec::new(),
@@ -266,6 +268,7 @@ mod tests {
             safe_search: false,
             topic: Topic::General,
             depth: SearchDepth::Basic,
+            ..ProviderQuery::default()
         }
     }
 

@@ -85,6 +85,7 @@ impl Provider for KagiProvider {
         let reply = http::send(NAME, request).await?;
         let answer = parse(&reply).map_err(|e| e.redact(&self.api_key))?;
         Ok(ProviderAnswer {
+            images: Vec::new(),
             unapplied_filters: unapplied(query),
             ..answer
         })
@@ -177,6 +178,7 @@ fn parse(reply: &Reply) -> Result<ProviderAnswer, SearchError> {
         })
         .collect();
     Ok(ProviderAnswer {
+        images: Vec::new(),
         results,
         total_results: None,
         unapplied_filters: Vec::new(),
@@ -244,6 +246,7 @@ mod tests {
             safe_search: true,
             topic: Topic::News,
             depth: SearchDepth::Basic,
+            ..ProviderQuery::default()
         };
         assert_eq!(
             query_params(&q),

@@ -174,6 +174,7 @@ fn parse(reply: &Reply) -> Result<ProviderAnswer, SearchError> {
         .filter(|n| n.is_finite() && *n >= 1.0)
         .map(|n| n as u64);
     Ok(ProviderAnswer {
+        images: Vec::new(),
         results: answer
             .results
             .into_iter()
@@ -246,6 +247,7 @@ mod tests {
             safe_search: true,
             topic: Topic::News,
             depth: SearchDepth::Basic,
+            ..ProviderQuery::default()
         };
         let p = params(&q);
         let get = |k: &str| p.iter().find(|(n, _)| *n == k).map(|(_, v)| v.as_str());

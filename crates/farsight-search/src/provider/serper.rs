@@ -135,6 +135,7 @@ fn parse(reply: &Reply) -> Result<ProviderAnswer, SearchError> {
         answer.organic
     };
     Ok(ProviderAnswer {
+        images: Vec::new(),
         results: items
             .into_iter()
             .map(|i| RawResult {
@@ -206,6 +207,7 @@ mod tests {
             safe_search: false,
             topic: Topic::General,
             depth: SearchDepth::Basic,
+            ..ProviderQuery::default()
         };
         assert_eq!(
             serde_json::to_value(body(&q)).unwrap(),

@@ -146,6 +146,7 @@ struct Item {
 fn parse(reply: &Reply) -> Result<ProviderAnswer, SearchError> {
     let answer: Answer = reply.json(NAME)?;
     Ok(ProviderAnswer {
+        images: Vec::new(),
         results: answer
             .results
             .into_iter()
@@ -240,6 +241,7 @@ mod tests {
             safe_search: false,
             topic: Topic::News,
             depth: SearchDepth::Deep,
+            ..ProviderQuery::default()
         };
         let json = serde_json::to_value(body(&q)).unwrap();
         assert_eq!(

@@ -77,6 +77,7 @@ impl Provider for WikipediaProvider {
         let unapplied_filters = unapplied(query);
         if domain_filters_exclude_wikipedia(query) {
             return Ok(ProviderAnswer {
+                images: Vec::new(),
                 unapplied_filters,
                 ..ProviderAnswer::default()
             });
@@ -90,6 +91,7 @@ impl Provider for WikipediaProvider {
         let reply = http::send(NAME, request).await?;
         let answer = parse(&reply, &self.endpoint)?;
         Ok(ProviderAnswer {
+            images: Vec::new(),
             unapplied_filters,
             ..answer
         })
@@ -224,6 +226,7 @@ fn parse(reply: &Reply, endpoint: &Url) -> Result<ProviderAnswer, SearchError> {
         })
         .collect();
     Ok(ProviderAnswer {
+        images: Vec::new(),
         results,
         total_results: part.searchinfo.and_then(|i| i.totalhits),
         unapplied_filters: Vec::new(),
@@ -333,6 +336,7 @@ mod tests {
             safe_search: false,
             topic: Topic::General,
             depth: SearchDepth::Basic,
+            ..ProviderQuery::default()
         }
     }
 
