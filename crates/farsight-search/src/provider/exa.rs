@@ -89,7 +89,12 @@ impl Provider for ExaProvider {
             images: Vec::new(),
             results: answer.results.into_iter().filter_map(to_raw).collect(),
             total_results: None,
-            unapplied_filters: Vec::new(),
+            // Exa has no language parameter.
+            unapplied_filters: if query.language.is_some() {
+                vec!["language"]
+            } else {
+                Vec::new()
+            },
         })
     }
 }
@@ -128,6 +133,10 @@ fn request_body(query: &ProviderQuery, now: SystemTime) -> Value {
     }
     if query.safe_search {
         body["moderation"] = json!(true);
+    }
+    if let Some(country) = &query.country {
+        // Exa's documented `userLocation`: a two-letter ISO country code.
+        body["userLocation"] = json!(country.to_ascii_uppercase());
     }
     body["contents"] = match query.depth {
         SearchDepth::Basic => json!({ "highlights": true }),

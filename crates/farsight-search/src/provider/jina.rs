@@ -135,6 +135,13 @@ fn plan(query: &ProviderQuery) -> Plan {
 
 fn unapplied(query: &ProviderQuery) -> Vec<&'static str> {
     let mut out = Vec::new();
+    // Neither country nor language is a parameter of this API.
+    if query.country.is_some() {
+        out.push("country");
+    }
+    if query.language.is_some() {
+        out.push("language");
+    }
     if query.date_range.is_some() {
         out.push("dateRange");
     }
