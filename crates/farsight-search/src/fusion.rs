@@ -34,7 +34,12 @@ impl SearchService {
         for (name, outcome) in outcomes {
             match outcome {
                 Ok(r) => answered.push((name, r)),
-                Err(e) if matches!(e.kind(), ErrorKind::InvalidQuery | ErrorKind::InvalidArgument) => {
+                Err(e)
+                    if matches!(
+                        e.kind(),
+                        ErrorKind::InvalidQuery | ErrorKind::InvalidArgument
+                    ) =>
+                {
                     return Err(e);
                 }
                 Err(e) => failures.push((Attempt::new(name, &e), e)),

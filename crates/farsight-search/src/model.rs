@@ -29,15 +29,15 @@ pub enum Topic {
     News,
 }
 
-/// What to search for: web pages or images.
+/// Web pages or images.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum SearchType {
-    /// Web pages (the default).
+    /// Web pages.
     #[default]
     Web,
-    /// Images: answered in `images`, by the providers that have an image search.
+    /// Images.
     #[serde(alias = "image")]
     Images,
 }

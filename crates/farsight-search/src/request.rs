@@ -74,7 +74,7 @@ pub struct SearchRequest {
     /// Kind of results.
     #[serde(default)]
     pub topic: Topic,
-    /// "images" finds images (answered in `images`).
+    /// "images": answered in `images`.
     #[serde(default, alias = "search_type")]
     pub search_type: SearchType,
     /// Country code, e.g. "de".

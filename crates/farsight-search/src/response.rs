@@ -28,7 +28,7 @@ pub struct SearchResponse {
     /// What to try next when there are no results.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub suggestion: Option<String>,
-    /// Image search: the images, best first.
+    /// Image search results.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub images: Vec<ImageResult>,
     /// Providers that failed (before the one that answered, or beside the
@@ -76,28 +76,28 @@ pub struct SearchResult {
     pub providers: Vec<String>,
 }
 
-/// One image of an image search.
+/// One image.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ImageResult {
-    /// The title or caption, plain text.
+    /// Title or caption.
     pub title: String,
-    /// The full-size image.
+    /// The image.
     pub image_url: String,
-    /// A small version of the image.
+    /// A thumbnail.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub thumbnail_url: Option<String>,
-    /// Width in pixels.
+    /// Pixels.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub width: Option<u32>,
-    /// Height in pixels.
+    /// Pixels.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub height: Option<u32>,
-    /// The page the image appears on.
+    /// The page showing it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page_url: Option<String>,
-    /// The registrable domain of the page (or of the image without a page).
+    /// The page's domain.
     pub domain: String,
 }
 

@@ -421,7 +421,10 @@ mod tests {
         assert!(a.results.is_empty());
         let i = &a.images[0];
         assert_eq!(i.image_url, "https://travel.example/img/eiffel.jpg");
-        assert_eq!(i.thumbnail_url.as_deref(), Some("https://imgs.search.brave.com/abc"));
+        assert_eq!(
+            i.thumbnail_url.as_deref(),
+            Some("https://imgs.search.brave.com/abc")
+        );
         assert_eq!((i.width, i.height), (Some(1600), Some(1200)));
         assert_eq!(i.page_url.as_deref(), Some("https://travel.example/paris"));
     }

@@ -484,7 +484,10 @@ mod tests {
         assert_eq!(a.total_results, Some(4_560_000));
         let i = &a.images[0];
         assert_eq!(i.image_url, "https://upload.example/eiffel.jpg");
-        assert_eq!(i.page_url.as_deref(), Some("https://en.wikipedia.org/wiki/Eiffel_Tower"));
+        assert_eq!(
+            i.page_url.as_deref(),
+            Some("https://en.wikipedia.org/wiki/Eiffel_Tower")
+        );
         assert_eq!((i.width, i.height), (Some(1200), Some(1800)));
         assert!(i.thumbnail_url.is_some());
     }

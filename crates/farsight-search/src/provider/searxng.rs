@@ -233,7 +233,11 @@ fn parse(reply: &Reply) -> Result<ProviderAnswer, SearchError> {
                 title: i.title.clone(),
                 // Some engines give protocol-relative sources ("//host/img.jpg").
                 image_url: absolute(image_url),
-                thumbnail_url: i.thumbnail_src.clone().filter(|s| !s.trim().is_empty()).map(absolute),
+                thumbnail_url: i
+                    .thumbnail_src
+                    .clone()
+                    .filter(|s| !s.trim().is_empty())
+                    .map(absolute),
                 width,
                 height,
                 page_url: Some(i.url.clone()),
@@ -349,9 +353,15 @@ mod tests {
             {"template":"images.html","url":"https://b.example/p","title":"No size","img_src":"https://b.example/i.png","resolution":"unknown"}]}"#)).unwrap();
         let i = &a.images[0];
         assert_eq!(i.image_url, "https://upload.example/eiffel.jpg");
-        assert_eq!(i.thumbnail_url.as_deref(), Some("https://thumbs.example/eiffel_200.jpg"));
+        assert_eq!(
+            i.thumbnail_url.as_deref(),
+            Some("https://thumbs.example/eiffel_200.jpg")
+        );
         assert_eq!((i.width, i.height), (Some(1600), Some(1200)));
-        assert_eq!(i.page_url.as_deref(), Some("https://commons.example/wiki/File:Eiffel.jpg"));
+        assert_eq!(
+            i.page_url.as_deref(),
+            Some("https://commons.example/wiki/File:Eiffel.jpg")
+        );
         assert_eq!((a.images[1].width, a.images[1].height), (None, None));
     }
 

@@ -283,8 +283,16 @@ mod tests {
         let i = &a.images[0];
         assert_eq!(i.image_url, "https://upload.example/eiffel.jpg");
         assert_eq!((i.width, i.height), (Some(1200), Some(1800)));
-        assert_eq!(i.page_url.as_deref(), Some("https://en.wikipedia.org/wiki/Eiffel_Tower"));
-        assert!(i.thumbnail_url.as_deref().unwrap().starts_with("https://encrypted-tbn0"));
+        assert_eq!(
+            i.page_url.as_deref(),
+            Some("https://en.wikipedia.org/wiki/Eiffel_Tower")
+        );
+        assert!(
+            i.thumbnail_url
+                .as_deref()
+                .unwrap()
+                .starts_with("https://encrypted-tbn0")
+        );
     }
 
     #[test]

@@ -14,12 +14,12 @@ use serde::{Deserialize, Serialize};
 
 use super::http::{self, Reply};
 use super::operators::native_includes;
+use crate::locale;
 use crate::registry::require_key;
 use crate::{
     DateRange, ErrorKind, Provider, ProviderAnswer, ProviderQuery, ProviderSettings, RawImage,
     RawResult, SearchDepth, SearchError, SearchType, Topic,
 };
-use crate::locale;
 
 const NAME: &str = "tavily";
 const SEARCH: &str = "https://api.tavily.com/search";

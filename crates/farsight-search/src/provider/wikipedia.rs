@@ -145,7 +145,11 @@ fn edition(endpoint: &Url, language: Option<&str>) -> Url {
     let is_edition = endpoint
         .host_str()
         .is_some_and(|h| h.ends_with(".wikipedia.org"));
-    if is_edition && url.set_host(Some(&format!("{language}.wikipedia.org"))).is_ok() {
+    if is_edition
+        && url
+            .set_host(Some(&format!("{language}.wikipedia.org")))
+            .is_ok()
+    {
         return url;
     }
     endpoint.clone()

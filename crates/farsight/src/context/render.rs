@@ -146,7 +146,11 @@ fn body_of(r: &SearchResult) -> &str {
 fn render_images(out: &mut String, response: &SearchResponse) {
     for (i, img) in response.images.iter().enumerate() {
         let title = one_line(&img.title);
-        let title = if title.is_empty() { "(untitled)" } else { &title };
+        let title = if title.is_empty() {
+            "(untitled)"
+        } else {
+            &title
+        };
         let _ = write!(out, "{}. {} — {}", i + 1, title, img.domain);
         if let (Some(w), Some(h)) = (img.width, img.height) {
             let _ = write!(out, " ({w}×{h})");
@@ -295,10 +299,22 @@ mod tests {
             domain: "travel.example".to_owned(),
         }];
         let text = render_compact(&r);
-        assert!(text.contains("1. Eiffel Tower at night — travel.example (1600×1200)"), "{text}");
-        assert!(text.contains("   image: https://travel.example/img/eiffel.jpg\n"), "{text}");
-        assert!(text.contains("   thumbnail: https://imgs.example/t.jpg\n"), "{text}");
-        assert!(text.contains("   page: https://travel.example/paris\n"), "{text}");
+        assert!(
+            text.contains("1. Eiffel Tower at night — travel.example (1600×1200)"),
+            "{text}"
+        );
+        assert!(
+            text.contains("   image: https://travel.example/img/eiffel.jpg\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("   thumbnail: https://imgs.example/t.jpg\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("   page: https://travel.example/paris\n"),
+            "{text}"
+        );
         assert!(text.contains("did not apply: country"), "{text}");
         assert_eq!(render_full(&r), text);
     }
