@@ -34,7 +34,14 @@ impl SearchService {
         for (name, outcome) in outcomes {
             match outcome {
                 Ok(r) => answered.push((name, r)),
-                Err(e) if e.kind() == ErrorKind::InvalidQuery => return Err(e),
+                Err(e)
+                    if matches!(
+                        e.kind(),
+                        ErrorKind::InvalidQuery | ErrorKind::InvalidArgument
+                    ) =>
+                {
+                    return Err(e);
+                }
                 Err(e) => failures.push((Attempt::new(name, &e), e)),
             }
         }
@@ -50,6 +57,16 @@ impl SearchService {
             .map(|(name, r)| (name.clone(), r.results.clone()))
             .collect();
         let results = fuse(&lists, max);
+        // Images have no shared ranking to fuse: each provider's in turn, an
+        // image given twice kept once.
+        let mut seen = std::collections::HashSet::new();
+        let images: Vec<_> = answered
+            .iter()
+            .flat_map(|(_, r)| r.images.iter())
+            .filter(|i| seen.insert(dedupe_key_str(&i.image_url)))
+            .take(max)
+            .cloned()
+            .collect();
         let unapplied_filters = answered
             .iter()
             .flat_map(|(name, r)| {
@@ -64,7 +81,7 @@ impl SearchService {
                 .iter()
                 .flat_map(|(_, r)| r.attempts.iter().cloned()),
         );
-        let returned = results.len() as u64;
+        let returned = (results.len() + images.len()) as u64;
         let elapsed = started.elapsed();
         Ok(SearchResponse {
             query: request.query.clone(),
@@ -74,8 +91,10 @@ impl SearchService {
                 .max()
                 .unwrap_or(0)
                 .max(returned),
-            suggestion: results.is_empty().then(|| NO_RESULTS_SUGGESTION.to_owned()),
+            suggestion: (results.is_empty() && images.is_empty())
+                .then(|| NO_RESULTS_SUGGESTION.to_owned()),
             results,
+            images,
             search_engine: answered
                 .iter()
                 .map(|(n, _)| n.as_str())

@@ -45,6 +45,7 @@ mod error;
 mod fusion;
 mod kind;
 pub mod lenient;
+mod locale;
 mod model;
 mod normalize;
 mod provider;
@@ -60,7 +61,8 @@ pub use cache::SearchCache;
 pub use error::SearchError;
 pub use kind::ErrorKind;
 pub use model::{
-    DateRange, ProviderAnswer, ProviderQuery, ProviderSettings, RawResult, SearchDepth, Topic,
+    DateRange, ProviderAnswer, ProviderQuery, ProviderSettings, RawImage, RawResult, SearchDepth,
+    SearchType, Topic,
 };
 pub use provider::Provider;
 pub use provider::brave::BraveProvider;
@@ -79,7 +81,7 @@ pub use request::{
     DEFAULT_MAX_RESULTS, MAX_QUERY_CHARS, MAX_RESULTS, MIN_QUERY_CHARS, ProviderChoice,
     SearchRequest,
 };
-pub use response::{Attempt, NO_RESULTS_SUGGESTION, SearchResponse, SearchResult};
+pub use response::{Attempt, ImageResult, NO_RESULTS_SUGGESTION, SearchResponse, SearchResult};
 pub use retry::RetryPolicy;
 pub use service::{SearchService, SearchServiceBuilder};
 

@@ -29,6 +29,19 @@ pub enum Topic {
     News,
 }
 
+/// Web pages or images.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "lowercase")]
+pub enum SearchType {
+    /// Web pages.
+    #[default]
+    Web,
+    /// Images.
+    #[serde(alias = "image")]
+    Images,
+}
+
 /// How thorough the search should be.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -44,7 +57,7 @@ pub enum SearchDepth {
 
 /// One query as a provider receives it: already validated, `count` already
 /// clamped to what the provider can return.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct ProviderQuery {
     /// The query text as the agent wrote it (no operators added yet).
     pub query: String,
@@ -64,6 +77,12 @@ pub struct ProviderQuery {
     pub topic: Topic,
     /// Basic or deep.
     pub depth: SearchDepth,
+    /// Web pages or images.
+    pub search_type: SearchType,
+    /// Results from or for this country: ISO 3166-1 alpha-2, lower case ("de").
+    pub country: Option<String>,
+    /// Results in this language: ISO 639-1, lower case ("fr").
+    pub language: Option<String>,
 }
 
 /// One result as a provider gave it, before normalisation (HTML may remain in
@@ -84,11 +103,30 @@ pub struct RawResult {
     pub content: Option<String>,
 }
 
+/// One image result as a provider gave it, before normalisation.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct RawImage {
+    /// The title or caption, possibly with HTML.
+    pub title: String,
+    /// The full-size image's URL.
+    pub image_url: String,
+    /// A thumbnail's URL, when the provider gives one.
+    pub thumbnail_url: Option<String>,
+    /// The image's width in pixels, when given.
+    pub width: Option<u32>,
+    /// The image's height in pixels, when given.
+    pub height: Option<u32>,
+    /// The page the image appears on, when given.
+    pub page_url: Option<String>,
+}
+
 /// A provider's whole answer to one query.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ProviderAnswer {
     /// The results in the provider's order.
     pub results: Vec<RawResult>,
+    /// Image search: the images in the provider's order.
+    pub images: Vec<RawImage>,
     /// The provider's estimate of all matches, when it gives one.
     pub total_results: Option<u64>,
     /// Filters of the query this provider could not honour (`"dateRange"`,

@@ -22,6 +22,12 @@ pub trait Provider: Send + Sync + std::fmt::Debug {
     /// A [`SearchError`] whose kind says what went wrong and whether to retry.
     async fn search(&self, query: &ProviderQuery) -> Result<ProviderAnswer, SearchError>;
 
+    /// Whether the provider has an image search (`searchType: "images"`); the
+    /// engine skips the others in the chain and says so in `attempts`.
+    fn supports_images(&self) -> bool {
+        false
+    }
+
     /// How the engine retries this provider's failures (the design's rules
     /// unless the provider documents others, as Google does).
     fn retry_policy(&self) -> RetryPolicy {

@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::lenient;
-use crate::{DateRange, SearchDepth, Topic};
+use crate::{DateRange, SearchDepth, SearchType, Topic};
 
 /// Shortest query accepted, in characters (the specifications' minimum).
 pub const MIN_QUERY_CHARS: usize = 2;
@@ -74,6 +74,15 @@ pub struct SearchRequest {
     /// Kind of results.
     #[serde(default)]
     pub topic: Topic,
+    /// "images": answered in `images`.
+    #[serde(default, alias = "search_type")]
+    pub search_type: SearchType,
+    /// Country code, e.g. "de".
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub country: Option<String>,
+    /// Language code, e.g. "fr".
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub language: Option<String>,
     /// "deep" also reads the top pages.
     #[serde(
         default,
@@ -91,7 +100,7 @@ pub struct SearchRequest {
     )]
     #[cfg_attr(feature = "schema", schemars(skip))]
     pub include_content: bool,
-    /// Deep: token budget of all content (default 4000).
+    /// Deep: tokens of content in all (default 4000).
     #[serde(
         default,
         alias = "max_content_tokens",
@@ -100,7 +109,7 @@ pub struct SearchRequest {
     )]
     #[cfg_attr(feature = "schema", schemars(range(min = 1)))]
     pub max_content_tokens: Option<usize>,
-    /// Usually omit. A provider, several ("brave,duckduckgo") or "all".
+    /// Usually omit: a provider, a list or "all".
     #[serde(default, skip_serializing_if = "Option::is_none")]
     // Listed as a string, the form a model needs; a list is accepted too.
     #[cfg_attr(feature = "schema", schemars(with = "Option<String>"))]
@@ -190,6 +199,26 @@ mod tests {
         let r: SearchRequest =
             serde_json::from_value(serde_json::json!({"query": "x y", "provider": "all"})).unwrap();
         assert_eq!(r.provider_names(), ["all"]);
+    }
+
+    #[test]
+    fn reads_search_type_country_and_language() {
+        let r: SearchRequest = serde_json::from_value(serde_json::json!({
+            "query": "eiffel tower",
+            "searchType": "images",
+            "country": "FR",
+            "language": "fr",
+        }))
+        .unwrap();
+        assert_eq!(r.search_type, SearchType::Images);
+        assert_eq!(r.country.as_deref(), Some("FR"));
+        assert_eq!(r.language.as_deref(), Some("fr"));
+        let r: SearchRequest =
+            serde_json::from_value(serde_json::json!({"query": "x y", "search_type": "image"}))
+                .unwrap();
+        assert_eq!(r.search_type, SearchType::Images);
+        let r: SearchRequest = serde_json::from_value(serde_json::json!({"query": "x y"})).unwrap();
+        assert_eq!(r.search_type, SearchType::Web);
     }
 
     #[test]

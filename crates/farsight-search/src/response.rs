@@ -28,6 +28,9 @@ pub struct SearchResponse {
     /// What to try next when there are no results.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub suggestion: Option<String>,
+    /// Image search results.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub images: Vec<ImageResult>,
     /// Providers that failed (before the one that answered, or beside the
     /// ones that were merged).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -71,6 +74,31 @@ pub struct SearchResult {
     /// Several providers at once: the providers that returned this result.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub providers: Vec<String>,
+}
+
+/// One image.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct ImageResult {
+    /// Title or caption.
+    pub title: String,
+    /// The image.
+    pub image_url: String,
+    /// A thumbnail.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub thumbnail_url: Option<String>,
+    /// Pixels.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub width: Option<u32>,
+    /// Pixels.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub height: Option<u32>,
+    /// The page showing it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page_url: Option<String>,
+    /// The page's domain.
+    pub domain: String,
 }
 
 /// A provider that was asked and failed.

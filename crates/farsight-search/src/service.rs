@@ -10,6 +10,7 @@ use tokio::time::Instant;
 use url::Url;
 
 use crate::cache::SearchCache;
+use crate::locale;
 use crate::normalize::{
     DomainFilter, clean_text, cut_at_word, cut_snippet, dedupe_key, normalize_domain, parse_date,
     registrable_domain,
@@ -19,8 +20,8 @@ use crate::registry;
 use crate::request::{DEFAULT_MAX_RESULTS, MAX_QUERY_CHARS, MAX_RESULTS, MIN_QUERY_CHARS};
 use crate::response::NO_RESULTS_SUGGESTION;
 use crate::{
-    Attempt, ErrorKind, Provider, ProviderAnswer, ProviderQuery, RetryPolicy, SearchError,
-    SearchRequest, SearchResponse, SearchResult,
+    Attempt, ErrorKind, ImageResult, Provider, ProviderAnswer, ProviderQuery, RetryPolicy,
+    SearchError, SearchRequest, SearchResponse, SearchResult, SearchType,
 };
 
 /// Titles longer than this are cut at a word: a title is a label, not content.
@@ -40,6 +41,9 @@ struct Inner {
     /// names none.
     default_chain: Vec<usize>,
     default_safe_search: bool,
+    /// `[search].country` and `.language`: used when a request gives none.
+    default_country: Option<String>,
+    default_language: Option<String>,
     cache: Option<Arc<dyn SearchCache>>,
     cache_ttl: Duration,
     timeout: Duration,
@@ -72,6 +76,8 @@ pub struct SearchServiceBuilder {
     rate_limit_wait: Duration,
     retry_policies: HashMap<String, RetryPolicy>,
     safe_search: bool,
+    country: Option<String>,
+    language: Option<String>,
     cache: Option<Arc<dyn SearchCache>>,
     cache_ttl: Duration,
     timeout: Duration,
@@ -89,6 +95,8 @@ impl Default for SearchServiceBuilder {
             rate_limit_wait: Duration::from_secs(5),
             retry_policies: HashMap::new(),
             safe_search: true,
+            country: None,
+            language: None,
             cache: None,
             // Search answers change slowly; an hour saves credits on repeated questions.
             cache_ttl: Duration::from_secs(3600),
@@ -169,6 +177,46 @@ impl SearchServiceBuilder {
     /// Whether safe search is on when a request does not say. Default: true.
     pub fn safe_search(mut self, on: bool) -> Self {
         self.safe_search = on;
+        self
+    }
+
+    /// The country (ISO 3166-1 alpha-2, "de") a request without one searches
+    /// for. Default: none (each provider's own). A code that is not one is an
+    /// error at `build()`.
+    pub fn country(mut self, code: impl AsRef<str>) -> Self {
+        let raw = code.as_ref();
+        match locale::country_code(raw) {
+            Some(c) => self.country = Some(c),
+            None => {
+                self.error.get_or_insert(
+                    SearchError::new(
+                        ErrorKind::NotConfigured,
+                        format!("[search].country {raw:?} is not an ISO 3166-1 alpha-2 code"),
+                    )
+                    .with_suggestion("Give a two-letter country code such as \"de\" or \"us\"."),
+                );
+            }
+        }
+        self
+    }
+
+    /// The language (ISO 639-1, "fr") a request without one searches in.
+    /// Default: none (each provider's own). A code that is not one is an
+    /// error at `build()`.
+    pub fn language(mut self, code: impl AsRef<str>) -> Self {
+        let raw = code.as_ref();
+        match locale::language_code(raw) {
+            Some(l) => self.language = Some(l),
+            None => {
+                self.error.get_or_insert(
+                    SearchError::new(
+                        ErrorKind::NotConfigured,
+                        format!("[search].language {raw:?} is not an ISO 639-1 code"),
+                    )
+                    .with_suggestion("Give a two-letter language code such as \"fr\" or \"en\"."),
+                );
+            }
+        }
         self
     }
 
@@ -254,6 +302,8 @@ impl SearchServiceBuilder {
                 chain,
                 default_chain,
                 default_safe_search: self.safe_search,
+                default_country: self.country,
+                default_language: self.language,
                 cache: self.cache,
                 cache_ttl: self.cache_ttl,
                 timeout: self.timeout,
@@ -274,6 +324,9 @@ struct Normalized {
     safe_search: bool,
     topic: crate::Topic,
     depth: crate::SearchDepth,
+    search_type: SearchType,
+    country: Option<String>,
+    language: Option<String>,
     provider: Option<String>,
 }
 
@@ -368,6 +421,15 @@ impl SearchService {
         let mut attempts: Vec<(Attempt, SearchError)> = Vec::new();
         for entry in chain {
             let name = entry.provider.name();
+            if normalized.search_type == SearchType::Images && !entry.provider.supports_images() {
+                let e = no_image_search(name);
+                if explicit {
+                    return Err(e);
+                }
+                tracing::debug!(provider = name, "skipped: no image search");
+                attempts.push((Attempt::new(name, &e), e));
+                continue;
+            }
             let query = ProviderQuery {
                 query: normalized.query.clone(),
                 count: normalized.count.min(entry.provider.max_results()).max(1),
@@ -378,6 +440,9 @@ impl SearchService {
                 safe_search: normalized.safe_search,
                 topic: normalized.topic,
                 depth: normalized.depth,
+                search_type: normalized.search_type,
+                country: normalized.country.clone(),
+                language: normalized.language.clone(),
             };
             match call_with_retries(entry, &query, self.inner.timeout).await {
                 Ok(answer) => {
@@ -469,6 +534,24 @@ impl SearchService {
             .max_results
             .unwrap_or(DEFAULT_MAX_RESULTS)
             .clamp(1, MAX_RESULTS);
+        let country = match request.country.as_deref().filter(|c| !c.trim().is_empty()) {
+            None => self.inner.default_country.clone(),
+            Some(raw) => Some(locale::country_code(raw).ok_or_else(|| {
+                invalid_argument(
+                    format!("country {raw:?} is not an ISO 3166-1 alpha-2 code"),
+                    "Give a two-letter country code such as \"de\", \"us\" or \"jp\".",
+                )
+            })?),
+        };
+        let language = match request.language.as_deref().filter(|l| !l.trim().is_empty()) {
+            None => self.inner.default_language.clone(),
+            Some(raw) => Some(locale::language_code(raw).ok_or_else(|| {
+                invalid_argument(
+                    format!("language {raw:?} is not an ISO 639-1 code"),
+                    "Give a two-letter language code such as \"fr\", \"en\" or \"ja\".",
+                )
+            })?),
+        };
         Ok(Normalized {
             query,
             count,
@@ -485,6 +568,9 @@ impl SearchService {
             } else {
                 request.depth
             },
+            search_type: request.search_type,
+            country,
+            language,
             provider: provider
                 .map(|p| p.trim().to_ascii_lowercase())
                 .filter(|p| !p.is_empty()),
@@ -566,6 +652,22 @@ fn invalid(message: String, suggestion: &str) -> SearchError {
     SearchError::new(ErrorKind::InvalidQuery, message).with_suggestion(suggestion)
 }
 
+fn invalid_argument(message: String, suggestion: &str) -> SearchError {
+    SearchError::new(ErrorKind::InvalidArgument, message).with_suggestion(suggestion)
+}
+
+/// The attempt of a provider without an image search, asked for images.
+fn no_image_search(name: &'static str) -> SearchError {
+    SearchError::new(
+        ErrorKind::NotConfigured,
+        format!("{name} has no image search"),
+    )
+    .with_provider(name)
+    .with_suggestion(
+        "Image search needs brave, serper, searxng, google or tavily; configure one of them or search the web.",
+    )
+}
+
 fn cache_key(normalized: &Normalized, chain: &[&Entry]) -> Option<String> {
     let mut n = normalized.clone();
     // Search engines ignore case; two spellings of one question share an answer.
@@ -577,7 +679,7 @@ fn cache_key(normalized: &Normalized, chain: &[&Entry]) -> Option<String> {
     let asked: Vec<&str> = chain.iter().map(|e| e.provider.name()).collect();
     serde_json::to_string(&(n, asked))
         .ok()
-        .map(|json| format!("search:v2:{json}"))
+        .map(|json| format!("search:v3:{json}"))
 }
 
 /// Asks one provider, waiting for its rate limit and retrying per its policy.
@@ -690,13 +792,16 @@ fn build_response(
             break;
         }
     }
+    let images = clean_images(answer.images, filter, count);
     let elapsed = started.elapsed();
-    let returned = results.len() as u64;
+    let returned = (results.len() + images.len()) as u64;
     SearchResponse {
         query: query.to_owned(),
         total_results: answer.total_results.unwrap_or(returned).max(returned),
-        suggestion: results.is_empty().then(|| NO_RESULTS_SUGGESTION.to_owned()),
+        suggestion: (results.is_empty() && images.is_empty())
+            .then(|| NO_RESULTS_SUGGESTION.to_owned()),
         results,
+        images,
         search_engine: provider.to_owned(),
         search_time: elapsed.as_secs_f64(),
         response_time_ms: elapsed.as_millis() as u64,
@@ -708,4 +813,44 @@ fn build_response(
             .collect(),
         content_tokens: None,
     }
+}
+
+/// Image results cleaned like web results: http(s) only, the domain filters
+/// applied to the page (or to the image without one), duplicates of one image
+/// dropped, plain-text titles, at most `count`.
+fn clean_images(
+    raw: Vec<crate::RawImage>,
+    filter: &DomainFilter,
+    count: usize,
+) -> Vec<ImageResult> {
+    let web = |s: &str| {
+        Url::parse(s.trim())
+            .ok()
+            .filter(|u| matches!(u.scheme(), "http" | "https"))
+    };
+    let mut seen = HashSet::new();
+    let mut images = Vec::new();
+    for raw in raw {
+        let Some(image) = web(&raw.image_url) else {
+            continue;
+        };
+        let page = raw.page_url.as_deref().and_then(web);
+        let origin = page.as_ref().unwrap_or(&image);
+        if !filter.allows(origin) || !seen.insert(dedupe_key(&image)) {
+            continue;
+        }
+        images.push(ImageResult {
+            title: cut_at_word(&clean_text(&raw.title), TITLE_MAX_CHARS),
+            image_url: image.to_string(),
+            thumbnail_url: raw.thumbnail_url.as_deref().and_then(web).map(String::from),
+            width: raw.width.filter(|w| *w > 0),
+            height: raw.height.filter(|h| *h > 0),
+            domain: registrable_domain(origin),
+            page_url: page.map(String::from),
+        });
+        if images.len() >= count {
+            break;
+        }
+    }
+    images
 }

@@ -115,6 +115,7 @@ impl MockProvider {
         self.reply(
             query,
             MockReply::Answer(ProviderAnswer {
+                images: Vec::new(),
                 results,
                 ..ProviderAnswer::default()
             }),

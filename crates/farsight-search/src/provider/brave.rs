@@ -2,7 +2,8 @@
 //! with the key in `X-Subscription-Token`.
 //!
 //! Native: count (≤ 20), `freshness` (pd/pw/pm/py), `safesearch` (strict/off),
-//! news. Emulated: site and domain filters as `site:`/`-site:` operators.
+//! news, `country`, `search_lang`, images (`/res/v1/images/search`, at most
+//! 200 a call, safe search strict or off). Emulated: site and domain filters as `site:`/`-site:` operators.
 //! Errors: a bad key is a 422 with code `SUBSCRIPTION_TOKEN_INVALID`, a missing
 //! one a 422 `VALIDATION` whose `meta.errors[].loc` names the header; a 429
 //! carries `X-RateLimit-Limit/Remaining/Reset` with a per-second and a
@@ -17,13 +18,14 @@ use super::http::{self, Reply};
 use super::operators::{Native, query_with_operators};
 use crate::registry::require_key;
 use crate::{
-    DateRange, ErrorKind, Provider, ProviderAnswer, ProviderQuery, ProviderSettings, RawResult,
-    SearchError, Topic,
+    DateRange, ErrorKind, Provider, ProviderAnswer, ProviderQuery, ProviderSettings, RawImage,
+    RawResult, SearchError, SearchType, Topic,
 };
 
 const NAME: &str = "brave";
 const WEB: &str = "https://api.search.brave.com/res/v1/web/search";
 const NEWS: &str = "https://api.search.brave.com/res/v1/news/search";
+const IMAGES: &str = "https://api.search.brave.com/res/v1/images/search";
 /// The web endpoint's documented maximum `count`.
 const MAX_COUNT: u32 = 20;
 
@@ -69,10 +71,15 @@ impl Provider for BraveProvider {
         MAX_COUNT
     }
 
+    fn supports_images(&self) -> bool {
+        true
+    }
+
     async fn search(&self, query: &ProviderQuery) -> Result<ProviderAnswer, SearchError> {
-        let documented = match query.topic {
-            Topic::News => NEWS,
-            Topic::General => WEB,
+        let documented = match (query.search_type, query.topic) {
+            (SearchType::Images, _) => IMAGES,
+            (_, Topic::News) => NEWS,
+            (_, Topic::General) => WEB,
         };
         let url = http::endpoint(NAME, self.base_url.as_deref(), documented)?;
         let request = self
@@ -85,7 +92,16 @@ impl Provider for BraveProvider {
         if !reply.status.is_success() {
             return Err(error_for(&reply));
         }
-        parse(&reply, query.topic)
+        let mut answer = if query.search_type == SearchType::Images {
+            parse_images(&reply)?
+        } else {
+            parse(&reply, query.topic)?
+        };
+        if query.search_type == SearchType::Images && query.date_range.is_some() {
+            // The image endpoint has no `freshness`.
+            answer.unapplied_filters.push("dateRange");
+        }
+        Ok(answer)
     }
 }
 
@@ -98,6 +114,15 @@ fn params(query: &ProviderQuery) -> Vec<(&'static str, String)> {
             if query.safe_search { "strict" } else { "off" }.to_owned(),
         ),
     ];
+    if let Some(country) = &query.country {
+        p.push(("country", country.clone()));
+    }
+    if let Some(language) = &query.language {
+        p.push(("search_lang", language.clone()));
+    }
+    if query.search_type == SearchType::Images {
+        return p;
+    }
     if let Some(range) = query.date_range {
         let freshness = match range {
             DateRange::Day => "pd",
@@ -149,6 +174,7 @@ fn parse(reply: &Reply, topic: Topic) -> Result<ProviderAnswer, SearchError> {
         Topic::General => answer.web.unwrap_or_default().results,
     };
     Ok(ProviderAnswer {
+        images: Vec::new(),
         results: items
             .into_iter()
             .map(|i| RawResult {
@@ -161,6 +187,60 @@ fn parse(reply: &Reply, topic: Topic) -> Result<ProviderAnswer, SearchError> {
             .collect(),
         total_results: None,
         unapplied_filters: Vec::new(),
+    })
+}
+
+/// The image endpoint's answer: `results[]` of `{title, url (the page),
+/// thumbnail: {src, width, height}, properties: {url (the image), width, height}}`.
+#[derive(Deserialize)]
+struct ImageAnswer {
+    #[serde(default)]
+    results: Vec<ImageItem>,
+}
+
+#[derive(Deserialize)]
+struct ImageItem {
+    #[serde(default)]
+    title: String,
+    #[serde(default)]
+    url: Option<String>,
+    #[serde(default)]
+    thumbnail: Option<Picture>,
+    #[serde(default)]
+    properties: Option<Picture>,
+}
+
+#[derive(Deserialize, Default)]
+struct Picture {
+    #[serde(default, alias = "src")]
+    url: Option<String>,
+    #[serde(default)]
+    width: Option<u32>,
+    #[serde(default)]
+    height: Option<u32>,
+}
+
+fn parse_images(reply: &Reply) -> Result<ProviderAnswer, SearchError> {
+    let answer: ImageAnswer = reply.json(NAME)?;
+    let images = answer
+        .results
+        .into_iter()
+        .filter_map(|i| {
+            let full = i.properties.unwrap_or_default();
+            let thumb = i.thumbnail.unwrap_or_default();
+            Some(RawImage {
+                title: i.title,
+                image_url: full.url.or_else(|| thumb.url.clone())?,
+                thumbnail_url: thumb.url,
+                width: full.width,
+                height: full.height,
+                page_url: i.url,
+            })
+        })
+        .collect();
+    Ok(ProviderAnswer {
+        images,
+        ..ProviderAnswer::default()
     })
 }
 
@@ -286,6 +366,7 @@ mod tests {
             safe_search: true,
             topic: Topic::General,
             depth: SearchDepth::Basic,
+            ..ProviderQuery::default()
         }
     }
 
@@ -310,6 +391,42 @@ mod tests {
         assert_eq!(get("freshness"), Some("pw"));
         assert_eq!(get("safesearch"), Some("strict"));
         assert_eq!(get("result_filter"), Some("web"));
+    }
+
+    #[test]
+    fn maps_country_language_and_images() {
+        let q = ProviderQuery {
+            country: Some("de".into()),
+            language: Some("fr".into()),
+            search_type: SearchType::Images,
+            ..query()
+        };
+        let p = params(&q);
+        let get = |k: &str| p.iter().find(|(n, _)| *n == k).map(|(_, v)| v.as_str());
+        assert_eq!(get("country"), Some("de"));
+        assert_eq!(get("search_lang"), Some("fr"));
+        assert_eq!(get("freshness"), None);
+        assert_eq!(get("result_filter"), None);
+    }
+
+    #[test]
+    fn reads_the_image_shape() {
+        // The documented ImageSearchApiResponse, trimmed.
+        let body = r#"{"type":"images","query":{"original":"eiffel tower"},"results":[
+            {"type":"image_result","title":"Eiffel Tower at night","url":"https://travel.example/paris","source":"travel.example",
+             "thumbnail":{"src":"https://imgs.search.brave.com/abc","width":500,"height":375},
+             "properties":{"url":"https://travel.example/img/eiffel.jpg","placeholder":"https://imgs.search.brave.com/p","width":1600,"height":1200},
+             "meta_url":{"scheme":"https","netloc":"travel.example","hostname":"travel.example"}}]}"#;
+        let a = parse_images(&reply(200, &[], body)).unwrap();
+        assert!(a.results.is_empty());
+        let i = &a.images[0];
+        assert_eq!(i.image_url, "https://travel.example/img/eiffel.jpg");
+        assert_eq!(
+            i.thumbnail_url.as_deref(),
+            Some("https://imgs.search.brave.com/abc")
+        );
+        assert_eq!((i.width, i.height), (Some(1600), Some(1200)));
+        assert_eq!(i.page_url.as_deref(), Some("https://travel.example/paris"));
     }
 
     #[test]

@@ -111,11 +111,28 @@ impl Provider for DuckDuckGoProvider {
         };
         results.truncate(query.count as usize);
         Ok(ProviderAnswer {
+            images: Vec::new(),
             results,
             total_results: None,
             unapplied_filters: unapplied(query),
         })
     }
+}
+
+/// `kl`, DuckDuckGo's region: `country-language` ("de-de", "us-en", "ch-fr";
+/// the United Kingdom is "uk"), or `wt-wt` (no region) without a country. A
+/// country alone takes its own code as the language where that is one
+/// ("de-de", "fr-fr"), else English ("us-en").
+fn region(query: &ProviderQuery) -> String {
+    let Some(country) = query.country.as_deref() else {
+        return REGION.to_owned();
+    };
+    let language = match query.language.as_deref() {
+        Some(l) => l.to_owned(),
+        None => crate::locale::language_code(country).unwrap_or_else(|| "en".to_owned()),
+    };
+    let country = if country == "gb" { "uk" } else { country };
+    format!("{country}-{language}")
 }
 
 fn form_fields(query: &ProviderQuery) -> Result<Vec<(&'static str, String)>, SearchError> {
@@ -128,7 +145,7 @@ fn form_fields(query: &ProviderQuery) -> Result<Vec<(&'static str, String)>, Sea
         .with_provider(NAME)
         .with_suggestion("Shorten the query or use fewer domain filters."));
     }
-    let mut form = vec![("q", q), ("b", String::new()), ("kl", REGION.to_owned())];
+    let mut form = vec![("q", q), ("b", String::new()), ("kl", region(query))];
     if let Some(range) = query.date_range {
         let df = match range {
             DateRange::Day => "d",
@@ -143,12 +160,16 @@ fn form_fields(query: &ProviderQuery) -> Result<Vec<(&'static str, String)>, Sea
 }
 
 fn unapplied(query: &ProviderQuery) -> Vec<&'static str> {
+    let mut out = Vec::new();
     // The no-JS pages have no news vertical.
     if query.topic == Topic::News {
-        vec!["topic"]
-    } else {
-        Vec::new()
+        out.push("topic");
     }
+    // The region pairs a language with a country; alone it has no place.
+    if query.language.is_some() && query.country.is_none() {
+        out.push("language");
+    }
+    out
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -381,6 +402,7 @@ mod tests {
             safe_search: true,
             topic: Topic::General,
             depth: SearchDepth::Basic,
+            ..ProviderQuery::default()
         }
     }
 
@@ -525,5 +547,21 @@ mod tests {
         assert_eq!(results[0].snippet, "Documentation for <b>Rust</b> crates");
         assert_eq!(results[1].url, "https://crates.io/");
         assert_eq!(results[1].snippet, "");
+    }
+
+    #[test]
+    fn region_pairs_country_and_language() {
+        let q = |c: Option<&str>, l: Option<&str>| ProviderQuery {
+            query: "rust".into(),
+            country: c.map(str::to_owned),
+            language: l.map(str::to_owned),
+            ..ProviderQuery::default()
+        };
+        assert_eq!(region(&q(None, None)), "wt-wt");
+        assert_eq!(region(&q(Some("de"), None)), "de-de");
+        assert_eq!(region(&q(Some("us"), None)), "us-en");
+        assert_eq!(region(&q(Some("gb"), None)), "uk-en");
+        assert_eq!(region(&q(Some("ch"), Some("fr"))), "ch-fr");
+        assert_eq!(unapplied(&q(None, Some("fr"))), vec!["language"]);
     }
 }

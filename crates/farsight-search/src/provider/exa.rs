@@ -86,9 +86,15 @@ impl Provider for ExaProvider {
         }
         let answer: ExaResponse = reply.json(NAME)?;
         Ok(ProviderAnswer {
+            images: Vec::new(),
             results: answer.results.into_iter().filter_map(to_raw).collect(),
             total_results: None,
-            unapplied_filters: Vec::new(),
+            // Exa has no language parameter.
+            unapplied_filters: if query.language.is_some() {
+                vec!["language"]
+            } else {
+                Vec::new()
+            },
         })
     }
 }
@@ -127,6 +133,10 @@ fn request_body(query: &ProviderQuery, now: SystemTime) -> Value {
     }
     if query.safe_search {
         body["moderation"] = json!(true);
+    }
+    if let Some(country) = &query.country {
+        // Exa's documented `userLocation`: a two-letter ISO country code.
+        body["userLocation"] = json!(country.to_ascii_uppercase());
     }
     body["contents"] = match query.depth {
         SearchDepth::Basic => json!({ "highlights": true }),
@@ -258,6 +268,7 @@ mod tests {
             safe_search: false,
             topic: Topic::General,
             depth: SearchDepth::Basic,
+            ..ProviderQuery::default()
         }
     }
 

@@ -7,7 +7,8 @@
 //! Native: `num` (≤ 10 per page), `safe` (`active`/`off`, off unless the
 //! provider's `safe_search` setting turns it on), `dateRestrict` (d1/w1/m1/y1),
 //! `siteSearch` for one site or one excluded domain. Emulated: several domains
-//! as `site:`/`-site:` operators. Not available: news (reported unapplied).
+//! as `site:`/`-site:` operators; `gl` (country), `lr=lang_xx` and `hl`
+//! (language), images (`searchType=image`). Not available: news (reported unapplied).
 //! Retries: one for transient network errors, none on 429 (see [`RetryPolicy::google`]).
 
 use std::fmt;
@@ -19,8 +20,8 @@ use super::operators::{Native, query_with_operators};
 use crate::normalize::split_date_prefix;
 use crate::registry::{not_configured, require_key};
 use crate::{
-    DateRange, ErrorKind, Provider, ProviderAnswer, ProviderQuery, ProviderSettings, RawResult,
-    RetryPolicy, SearchError, Topic,
+    DateRange, ErrorKind, Provider, ProviderAnswer, ProviderQuery, ProviderSettings, RawImage,
+    RawResult, RetryPolicy, SearchError, SearchType, Topic,
 };
 
 const NAME: &str = "google";
@@ -120,6 +121,18 @@ impl GoogleProvider {
             p.push(("siteSearch", domain));
             p.push(("siteSearchFilter", filter.to_owned()));
         }
+        if let Some(country) = &query.country {
+            // `gl` boosts results from the country; `cr` would drop all others.
+            p.push(("gl", country.clone()));
+        }
+        if let Some(language) = &query.language {
+            // `lr` restricts the documents' language, `hl` the interface's.
+            p.push(("lr", format!("lang_{language}")));
+            p.push(("hl", language.clone()));
+        }
+        if query.search_type == SearchType::Images {
+            p.push(("searchType", "image".to_owned()));
+        }
         p
     }
 }
@@ -134,6 +147,10 @@ impl Provider for GoogleProvider {
         MAX_COUNT
     }
 
+    fn supports_images(&self) -> bool {
+        true
+    }
+
     async fn search(&self, query: &ProviderQuery) -> Result<ProviderAnswer, SearchError> {
         let url = http::endpoint(NAME, self.base_url.as_deref(), SEARCH)?;
         let request = self.client.get(url).query(&self.params(query));
@@ -141,7 +158,7 @@ impl Provider for GoogleProvider {
         if !reply.status.is_success() {
             return Err(error_for(&reply));
         }
-        let mut answer = parse(&reply)?;
+        let mut answer = parse(&reply, query.search_type)?;
         if query.topic == Topic::News {
             answer.unapplied_filters.push("topic");
         }
@@ -182,15 +199,54 @@ struct Item {
     snippet: String,
     #[serde(default)]
     pagemap: Option<serde_json::Value>,
+    /// With `searchType=image`: `{contextLink, width, height, thumbnailLink, ...}`;
+    /// `link` is then the image itself.
+    #[serde(default)]
+    image: Option<ImageData>,
 }
 
-fn parse(reply: &Reply) -> Result<ProviderAnswer, SearchError> {
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct ImageData {
+    #[serde(default)]
+    context_link: Option<String>,
+    #[serde(default)]
+    width: Option<u32>,
+    #[serde(default)]
+    height: Option<u32>,
+    #[serde(default)]
+    thumbnail_link: Option<String>,
+}
+
+fn parse(reply: &Reply, search_type: SearchType) -> Result<ProviderAnswer, SearchError> {
     let answer: Answer = reply.json(NAME)?;
     let total = answer
         .search_information
         .and_then(|s| s.total_results)
         .and_then(|t| t.parse().ok());
+    if search_type == SearchType::Images {
+        return Ok(ProviderAnswer {
+            images: answer
+                .items
+                .into_iter()
+                .map(|i| {
+                    let data = i.image;
+                    RawImage {
+                        title: i.title,
+                        image_url: i.link,
+                        thumbnail_url: data.as_ref().and_then(|d| d.thumbnail_link.clone()),
+                        width: data.as_ref().and_then(|d| d.width),
+                        height: data.as_ref().and_then(|d| d.height),
+                        page_url: data.and_then(|d| d.context_link),
+                    }
+                })
+                .collect(),
+            total_results: total,
+            ..ProviderAnswer::default()
+        });
+    }
     Ok(ProviderAnswer {
+        images: Vec::new(),
         results: answer
             .items
             .into_iter()
@@ -360,6 +416,7 @@ mod tests {
             safe_search: true,
             topic: Topic::General,
             depth: SearchDepth::Basic,
+            ..ProviderQuery::default()
         }
     }
 
@@ -395,16 +452,57 @@ mod tests {
     }
 
     #[test]
+    fn maps_country_language_and_images() {
+        let get =
+            |p: &[(&str, String)], k: &str| p.iter().find(|(n, _)| *n == k).map(|(_, v)| v.clone());
+        let query = ProviderQuery {
+            country: Some("de".into()),
+            language: Some("fr".into()),
+            search_type: SearchType::Images,
+            ..q(&[], &[])
+        };
+        let p = provider(None).params(&query);
+        assert_eq!(get(&p, "gl").as_deref(), Some("de"));
+        assert_eq!(get(&p, "lr").as_deref(), Some("lang_fr"));
+        assert_eq!(get(&p, "hl").as_deref(), Some("fr"));
+        assert_eq!(get(&p, "searchType").as_deref(), Some("image"));
+        let p = provider(None).params(&q(&[], &[]));
+        assert_eq!(get(&p, "searchType"), None);
+        assert_eq!(get(&p, "gl"), None);
+    }
+
+    #[test]
+    fn reads_image_items() {
+        // The documented Result with `image` (searchType=image), trimmed.
+        let body = r#"{"kind":"customsearch#search","searchInformation":{"totalResults":"4560000"},"items":[
+            {"kind":"customsearch#result","title":"Eiffel Tower - Wikipedia","htmlTitle":"<b>Eiffel Tower</b>","link":"https://upload.example/eiffel.jpg",
+             "displayLink":"en.wikipedia.org","snippet":"Eiffel Tower","mime":"image/jpeg","fileFormat":"image/jpeg",
+             "image":{"contextLink":"https://en.wikipedia.org/wiki/Eiffel_Tower","height":1800,"width":1200,"byteSize":512000,
+                      "thumbnailLink":"https://encrypted-tbn0.gstatic.com/images?q=tbn:x","thumbnailHeight":150,"thumbnailWidth":100}}]}"#;
+        let a = parse(&reply(200, body), SearchType::Images).unwrap();
+        assert!(a.results.is_empty());
+        assert_eq!(a.total_results, Some(4_560_000));
+        let i = &a.images[0];
+        assert_eq!(i.image_url, "https://upload.example/eiffel.jpg");
+        assert_eq!(
+            i.page_url.as_deref(),
+            Some("https://en.wikipedia.org/wiki/Eiffel_Tower")
+        );
+        assert_eq!((i.width, i.height), (Some(1200), Some(1800)));
+        assert!(i.thumbnail_url.is_some());
+    }
+
+    #[test]
     fn snippet_dates_are_read_and_removed() {
         let body = r#"{"searchInformation":{"totalResults":"1200"},"items":[{"title":"T","link":"https://a.example/","snippet":"Aug 24, 2023 ... The text."}]}"#;
-        let a = parse(&reply(200, body)).unwrap();
+        let a = parse(&reply(200, body), SearchType::Web).unwrap();
         assert_eq!(a.total_results, Some(1200));
         assert_eq!(a.results[0].snippet, "The text.");
         assert_eq!(a.results[0].date.as_deref(), Some("2023-08-24"));
         // The prefix reader is SearXNG's too: other separators, and a sentence
         // that begins with a date keeps it.
         let body = r#"{"items":[{"title":"T","link":"https://a.example/","snippet":"Apr 17, 2024 — The text."},{"title":"U","link":"https://b.example/","snippet":"3 April 2023 was a Monday."}]}"#;
-        let a = parse(&reply(200, body)).unwrap();
+        let a = parse(&reply(200, body), SearchType::Web).unwrap();
         assert_eq!(a.results[0].snippet, "The text.");
         assert_eq!(a.results[0].date.as_deref(), Some("2024-04-17"));
         assert_eq!(a.results[1].snippet, "3 April 2023 was a Monday.");

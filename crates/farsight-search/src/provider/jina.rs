@@ -94,6 +94,7 @@ impl Provider for JinaProvider {
         let reply = http::send(NAME, request).await?;
         let answer = parse(&reply).map_err(|e| e.redact(&self.api_key))?;
         Ok(ProviderAnswer {
+            images: Vec::new(),
             unapplied_filters: unapplied(query),
             ..answer
         })
@@ -134,6 +135,13 @@ fn plan(query: &ProviderQuery) -> Plan {
 
 fn unapplied(query: &ProviderQuery) -> Vec<&'static str> {
     let mut out = Vec::new();
+    // Neither country nor language is a parameter of this API.
+    if query.country.is_some() {
+        out.push("country");
+    }
+    if query.language.is_some() {
+        out.push("language");
+    }
     if query.date_range.is_some() {
         out.push("dateRange");
     }
@@ -220,6 +228,7 @@ fn parse(reply: &Reply) -> Result<ProviderAnswer, SearchError> {
         })
         .collect();
     Ok(ProviderAnswer {
+        images: Vec::new(),
         results,
         total_results: None,
         unapplied_filters: Vec::new(),
@@ -266,6 +275,7 @@ mod tests {
             safe_search: false,
             topic: Topic::General,
             depth: SearchDepth::Basic,
+            ..ProviderQuery::default()
         }
     }
 

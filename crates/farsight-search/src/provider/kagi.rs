@@ -85,6 +85,7 @@ impl Provider for KagiProvider {
         let reply = http::send(NAME, request).await?;
         let answer = parse(&reply).map_err(|e| e.redact(&self.api_key))?;
         Ok(ProviderAnswer {
+            images: Vec::new(),
             unapplied_filters: unapplied(query),
             ..answer
         })
@@ -100,6 +101,13 @@ fn query_params(query: &ProviderQuery) -> Vec<(&'static str, String)> {
 
 fn unapplied(query: &ProviderQuery) -> Vec<&'static str> {
     let mut out = Vec::new();
+    // Neither country nor language is a parameter of this API.
+    if query.country.is_some() {
+        out.push("country");
+    }
+    if query.language.is_some() {
+        out.push("language");
+    }
     if query.date_range.is_some() {
         out.push("dateRange");
     }
@@ -177,6 +185,7 @@ fn parse(reply: &Reply) -> Result<ProviderAnswer, SearchError> {
         })
         .collect();
     Ok(ProviderAnswer {
+        images: Vec::new(),
         results,
         total_results: None,
         unapplied_filters: Vec::new(),
@@ -244,6 +253,7 @@ mod tests {
             safe_search: true,
             topic: Topic::News,
             depth: SearchDepth::Basic,
+            ..ProviderQuery::default()
         };
         assert_eq!(
             query_params(&q),

@@ -65,6 +65,7 @@ mod tests {
             safe_search: true,
             topic: Topic::General,
             depth: SearchDepth::Basic,
+            ..ProviderQuery::default()
         }
     }
 

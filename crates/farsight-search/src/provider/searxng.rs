@@ -4,7 +4,9 @@
 //! snippet (which is then removed from it).
 //!
 //! Native: `categories=news`, `time_range` (day/week/month/year), `safesearch`
-//! (0 off, 2 strict). Emulated: site and domain filters as operators (the
+//! (0 off, 2 strict), `language`, images (`categories=images`: `img_src`,
+//! `thumbnail_src`, `resolution` "W x H"). Not available: country (reported
+//! unapplied; the instance's engines choose their regions). Emulated: site and domain filters as operators (the
 //! instance passes them to its engines). No count parameter: one page is read.
 //! JSON output must be enabled on the instance (`search.formats` in
 //! settings.yml); when it is not, the instance answers 403 and the error says so.
@@ -18,9 +20,17 @@ use super::operators::{Native, query_with_operators};
 use crate::normalize::split_date_prefix;
 use crate::registry::not_configured;
 use crate::{
-    DateRange, ErrorKind, Provider, ProviderAnswer, ProviderQuery, ProviderSettings, RawResult,
-    SearchError, Topic,
+    DateRange, ErrorKind, Provider, ProviderAnswer, ProviderQuery, ProviderSettings, RawImage,
+    RawResult, SearchError, SearchType, Topic,
 };
+
+fn absolute(url: String) -> String {
+    if url.starts_with("//") {
+        format!("https:{url}")
+    } else {
+        url
+    }
+}
 
 const NAME: &str = "searxng";
 /// Only the path matters: the instance's URL replaces the origin.
@@ -74,9 +84,10 @@ fn params(query: &ProviderQuery) -> Vec<(&'static str, String)> {
         ("pageno", "1".to_owned()),
         (
             "categories",
-            match query.topic {
-                Topic::General => "general",
-                Topic::News => "news",
+            match (query.search_type, query.topic) {
+                (SearchType::Images, _) => "images",
+                (_, Topic::General) => "general",
+                (_, Topic::News) => "news",
             }
             .to_owned(),
         ),
@@ -94,6 +105,9 @@ fn params(query: &ProviderQuery) -> Vec<(&'static str, String)> {
         };
         p.push(("time_range", r.to_owned()));
     }
+    if let Some(language) = &query.language {
+        p.push(("language", language.clone()));
+    }
     p
 }
 
@@ -105,6 +119,10 @@ impl Provider for SearxngProvider {
 
     fn max_results(&self) -> u32 {
         MAX_COUNT
+    }
+
+    fn supports_images(&self) -> bool {
+        true
     }
 
     async fn search(&self, query: &ProviderQuery) -> Result<ProviderAnswer, SearchError> {
@@ -121,7 +139,17 @@ impl Provider for SearxngProvider {
         if !reply.status.is_success() {
             return Err(error_for(&reply));
         }
-        parse(&reply)
+        let mut answer = parse(&reply)?;
+        // Image results are results too (with `img_src`); keep the kind asked for.
+        if query.search_type == SearchType::Images {
+            answer.results.clear();
+        } else {
+            answer.images.clear();
+        }
+        if query.country.is_some() {
+            answer.unapplied_filters.push("country");
+        }
+        Ok(answer)
     }
 }
 
@@ -148,6 +176,28 @@ struct Item {
     score: Option<f64>,
     #[serde(default)]
     published_date: Option<String>,
+    /// Image results (`template: "images.html"`): the image, its thumbnail and
+    /// its size as "1920 x 1080"; `url` is then the page.
+    #[serde(default, rename = "img_src")]
+    img_src: Option<String>,
+    #[serde(default, rename = "thumbnail_src")]
+    thumbnail_src: Option<String>,
+    #[serde(default)]
+    resolution: Option<String>,
+}
+
+/// "1920 x 1080" (or "1920x1080", "1920 × 1080") as width and height.
+fn resolution(raw: Option<&str>) -> (Option<u32>, Option<u32>) {
+    let Some(raw) = raw else {
+        return (None, None);
+    };
+    let mut parts = raw
+        .split(['x', 'X', '×'])
+        .map(|n| n.trim().parse::<u32>().ok());
+    match (parts.next().flatten(), parts.next().flatten(), parts.next()) {
+        (Some(w), Some(h), None) => (Some(w), Some(h)),
+        _ => (None, None),
+    }
 }
 
 fn parse(reply: &Reply) -> Result<ProviderAnswer, SearchError> {
@@ -173,7 +223,29 @@ fn parse(reply: &Reply) -> Result<ProviderAnswer, SearchError> {
         .number_of_results
         .filter(|n| n.is_finite() && *n >= 1.0)
         .map(|n| n as u64);
+    let images = answer
+        .results
+        .iter()
+        .filter_map(|i| {
+            let image_url = i.img_src.clone().filter(|s| !s.trim().is_empty())?;
+            let (width, height) = resolution(i.resolution.as_deref());
+            Some(RawImage {
+                title: i.title.clone(),
+                // Some engines give protocol-relative sources ("//host/img.jpg").
+                image_url: absolute(image_url),
+                thumbnail_url: i
+                    .thumbnail_src
+                    .clone()
+                    .filter(|s| !s.trim().is_empty())
+                    .map(absolute),
+                width,
+                height,
+                page_url: Some(i.url.clone()),
+            })
+        })
+        .collect();
     Ok(ProviderAnswer {
+        images,
         results: answer
             .results
             .into_iter()
@@ -246,6 +318,7 @@ mod tests {
             safe_search: true,
             topic: Topic::News,
             depth: SearchDepth::Basic,
+            ..ProviderQuery::default()
         };
         let p = params(&q);
         let get = |k: &str| p.iter().find(|(n, _)| *n == k).map(|(_, v)| v.as_str());
@@ -254,6 +327,42 @@ mod tests {
         assert_eq!(get("categories"), Some("news"));
         assert_eq!(get("safesearch"), Some("2"));
         assert_eq!(get("time_range"), Some("week"));
+    }
+
+    #[test]
+    fn maps_language_and_images() {
+        let q = ProviderQuery {
+            query: "eiffel tower".into(),
+            language: Some("fr".into()),
+            search_type: SearchType::Images,
+            ..ProviderQuery::default()
+        };
+        let p = params(&q);
+        let get = |k: &str| p.iter().find(|(n, _)| *n == k).map(|(_, v)| v.as_str());
+        assert_eq!(get("language"), Some("fr"));
+        assert_eq!(get("categories"), Some("images"));
+    }
+
+    #[test]
+    fn reads_image_results() {
+        // An instance's JSON for categories=images (the images.html template), trimmed.
+        let a = parse(&reply(200, r#"{"query":"eiffel tower","number_of_results":0,"results":[
+            {"template":"images.html","url":"https://commons.example/wiki/File:Eiffel.jpg","title":"Eiffel Tower",
+             "content":"","img_src":"https://upload.example/eiffel.jpg","thumbnail_src":"//thumbs.example/eiffel_200.jpg",
+             "resolution":"1600 x 1200","img_format":"jpeg","engine":"wikicommons.images","score":1.0},
+            {"template":"images.html","url":"https://b.example/p","title":"No size","img_src":"https://b.example/i.png","resolution":"unknown"}]}"#)).unwrap();
+        let i = &a.images[0];
+        assert_eq!(i.image_url, "https://upload.example/eiffel.jpg");
+        assert_eq!(
+            i.thumbnail_url.as_deref(),
+            Some("https://thumbs.example/eiffel_200.jpg")
+        );
+        assert_eq!((i.width, i.height), (Some(1600), Some(1200)));
+        assert_eq!(
+            i.page_url.as_deref(),
+            Some("https://commons.example/wiki/File:Eiffel.jpg")
+        );
+        assert_eq!((a.images[1].width, a.images[1].height), (None, None));
     }
 
     #[test]

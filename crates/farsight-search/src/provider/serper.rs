@@ -1,7 +1,8 @@
 //! Serper (Google results): `POST https://google.serper.dev/search` (news:
 //! `/news`) with the key in `X-API-KEY` and a JSON body.
 //!
-//! Native: `num`, `tbs` (qdr:d/w/m/y), news. Emulated: site and domain filters
+//! Native: `num`, `tbs` (qdr:d/w/m/y), news, `gl` (country), `hl` (language),
+//! images (`/images`). Emulated: site and domain filters
 //! as `site:`/`-site:` operators. Not available: safe search (reported unapplied).
 //! Errors: 401/403 bad key, 400 "Not enough credits" (`quotaExceeded`), 429, 5xx.
 
@@ -13,13 +14,14 @@ use super::http::{self, Reply};
 use super::operators::{Native, query_with_operators};
 use crate::registry::require_key;
 use crate::{
-    DateRange, ErrorKind, Provider, ProviderAnswer, ProviderQuery, ProviderSettings, RawResult,
-    SearchError, Topic,
+    DateRange, ErrorKind, Provider, ProviderAnswer, ProviderQuery, ProviderSettings, RawImage,
+    RawResult, SearchError, SearchType, Topic,
 };
 
 const NAME: &str = "serper";
 const SEARCH: &str = "https://google.serper.dev/search";
 const NEWS: &str = "https://google.serper.dev/news";
+const IMAGES: &str = "https://google.serper.dev/images";
 const MAX_COUNT: u32 = 20;
 
 /// The Serper adapter.
@@ -60,6 +62,10 @@ struct Body {
     num: u32,
     #[serde(skip_serializing_if = "Option::is_none")]
     tbs: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    gl: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    hl: Option<String>,
 }
 
 fn body(query: &ProviderQuery) -> Body {
@@ -72,6 +78,8 @@ fn body(query: &ProviderQuery) -> Body {
             DateRange::Month => "qdr:m",
             DateRange::Year => "qdr:y",
         }),
+        gl: query.country.clone(),
+        hl: query.language.clone(),
     }
 }
 
@@ -85,10 +93,15 @@ impl Provider for SerperProvider {
         MAX_COUNT
     }
 
+    fn supports_images(&self) -> bool {
+        true
+    }
+
     async fn search(&self, query: &ProviderQuery) -> Result<ProviderAnswer, SearchError> {
-        let documented = match query.topic {
-            Topic::News => NEWS,
-            Topic::General => SEARCH,
+        let documented = match (query.search_type, query.topic) {
+            (SearchType::Images, _) => IMAGES,
+            (_, Topic::News) => NEWS,
+            (_, Topic::General) => SEARCH,
         };
         let url = http::endpoint(NAME, self.base_url.as_deref(), documented)?;
         let request = self
@@ -114,6 +127,26 @@ struct Answer {
     organic: Vec<Item>,
     #[serde(default)]
     news: Vec<Item>,
+    #[serde(default)]
+    images: Vec<ImageItem>,
+}
+
+/// One of `/images`' `images[]`: `{title, imageUrl, imageWidth, imageHeight,
+/// thumbnailUrl, thumbnailWidth, thumbnailHeight, source, domain, link, position}`.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct ImageItem {
+    #[serde(default)]
+    title: String,
+    image_url: String,
+    #[serde(default)]
+    image_width: Option<u32>,
+    #[serde(default)]
+    image_height: Option<u32>,
+    #[serde(default)]
+    thumbnail_url: Option<String>,
+    #[serde(default)]
+    link: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -135,6 +168,18 @@ fn parse(reply: &Reply) -> Result<ProviderAnswer, SearchError> {
         answer.organic
     };
     Ok(ProviderAnswer {
+        images: answer
+            .images
+            .into_iter()
+            .map(|i| RawImage {
+                title: i.title,
+                image_url: i.image_url,
+                thumbnail_url: i.thumbnail_url,
+                width: i.image_width,
+                height: i.image_height,
+                page_url: i.link,
+            })
+            .collect(),
         results: items
             .into_iter()
             .map(|i| RawResult {
@@ -206,10 +251,47 @@ mod tests {
             safe_search: false,
             topic: Topic::General,
             depth: SearchDepth::Basic,
+            ..ProviderQuery::default()
         };
         assert_eq!(
             serde_json::to_value(body(&q)).unwrap(),
             serde_json::json!({"q":"rust site:docs.rs -site:x.com","num":8,"tbs":"qdr:y"})
+        );
+    }
+
+    #[test]
+    fn sends_country_and_language() {
+        let q = ProviderQuery {
+            query: "rust".into(),
+            count: 5,
+            country: Some("de".into()),
+            language: Some("fr".into()),
+            ..ProviderQuery::default()
+        };
+        let b = serde_json::to_value(body(&q)).unwrap();
+        assert_eq!(b["gl"], "de");
+        assert_eq!(b["hl"], "fr");
+    }
+
+    #[test]
+    fn reads_images() {
+        // Serper's documented /images answer, trimmed.
+        let a = parse(&reply(200, r#"{"searchParameters":{"q":"eiffel tower","type":"images","engine":"google"},"images":[
+            {"title":"Eiffel Tower - Wikipedia","imageUrl":"https://upload.example/eiffel.jpg","imageWidth":1200,"imageHeight":1800,
+             "thumbnailUrl":"https://encrypted-tbn0.gstatic.com/images?q=tbn:x","thumbnailWidth":183,"thumbnailHeight":275,
+             "source":"Wikipedia","domain":"en.wikipedia.org","link":"https://en.wikipedia.org/wiki/Eiffel_Tower","googleUrl":"https://www.google.com/imgres?x","position":1}]}"#)).unwrap();
+        let i = &a.images[0];
+        assert_eq!(i.image_url, "https://upload.example/eiffel.jpg");
+        assert_eq!((i.width, i.height), (Some(1200), Some(1800)));
+        assert_eq!(
+            i.page_url.as_deref(),
+            Some("https://en.wikipedia.org/wiki/Eiffel_Tower")
+        );
+        assert!(
+            i.thumbnail_url
+                .as_deref()
+                .unwrap()
+                .starts_with("https://encrypted-tbn0")
         );
     }
 

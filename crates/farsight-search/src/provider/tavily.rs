@@ -1,8 +1,10 @@
 //! Tavily: `POST /search` with `Authorization: Bearer <key>` and a JSON body.
 //!
 //! Native: `max_results` (≤ 20), `search_depth` basic/advanced, `topic`
-//! general/news, `include_domains`/`exclude_domains`, `time_range`.
-//! Not available: safe search (reported as unapplied when asked for).
+//! general/news, `include_domains`/`exclude_domains`, `time_range`, `country`
+//! (a name, "germany"; general topic only), images (`include_images` with
+//! `include_image_descriptions`: the image URL and a caption, no page, size or
+//! thumbnail). Not available: safe search, language (reported as unapplied).
 //! Errors: 401 bad key, 429 rate limit, 432 plan limit and 433 pay-as-you-go
 //! limit (both `quotaExceeded`), 400 bad request, 5xx.
 
@@ -12,10 +14,11 @@ use serde::{Deserialize, Serialize};
 
 use super::http::{self, Reply};
 use super::operators::native_includes;
+use crate::locale;
 use crate::registry::require_key;
 use crate::{
-    DateRange, ErrorKind, Provider, ProviderAnswer, ProviderQuery, ProviderSettings, RawResult,
-    SearchDepth, SearchError, Topic,
+    DateRange, ErrorKind, Provider, ProviderAnswer, ProviderQuery, ProviderSettings, RawImage,
+    RawResult, SearchDepth, SearchError, SearchType, Topic,
 };
 
 const NAME: &str = "tavily";
@@ -68,6 +71,12 @@ struct Body {
     time_range: Option<&'static str>,
     include_answer: bool,
     include_raw_content: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    country: Option<String>,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    include_images: bool,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    include_image_descriptions: bool,
 }
 
 fn body(query: &ProviderQuery) -> Body {
@@ -92,7 +101,18 @@ fn body(query: &ProviderQuery) -> Body {
         }),
         include_answer: false,
         include_raw_content: false,
+        country: tavily_country(query),
+        include_images: query.search_type == SearchType::Images,
+        include_image_descriptions: query.search_type == SearchType::Images,
     }
+}
+
+/// The country as Tavily names it, when the query's topic lets Tavily use it.
+fn tavily_country(query: &ProviderQuery) -> Option<String> {
+    if query.topic != Topic::General {
+        return None;
+    }
+    query.country.as_deref().and_then(locale::tavily_country)
 }
 
 #[async_trait::async_trait]
@@ -103,6 +123,10 @@ impl Provider for TavilyProvider {
 
     fn max_results(&self) -> u32 {
         MAX_COUNT
+    }
+
+    fn supports_images(&self) -> bool {
+        true
     }
 
     async fn search(&self, query: &ProviderQuery) -> Result<ProviderAnswer, SearchError> {
@@ -117,8 +141,19 @@ impl Provider for TavilyProvider {
             return Err(error_for(&reply));
         }
         let mut answer = parse(&reply)?;
+        if query.search_type == SearchType::Images {
+            answer.results.clear();
+        } else {
+            answer.images.clear();
+        }
         if query.safe_search {
             answer.unapplied_filters.push("safeSearch");
+        }
+        if query.country.is_some() && tavily_country(query).is_none() {
+            answer.unapplied_filters.push("country");
+        }
+        if query.language.is_some() {
+            answer.unapplied_filters.push("language");
         }
         Ok(answer)
     }
@@ -128,6 +163,20 @@ impl Provider for TavilyProvider {
 struct Answer {
     #[serde(default)]
     results: Vec<Item>,
+    /// With `include_images`: URLs, or `{url, description}` with descriptions.
+    #[serde(default)]
+    images: Vec<Image>,
+}
+
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum Image {
+    Described {
+        url: String,
+        #[serde(default)]
+        description: Option<String>,
+    },
+    Url(String),
 }
 
 #[derive(Deserialize)]
@@ -146,6 +195,21 @@ struct Item {
 fn parse(reply: &Reply) -> Result<ProviderAnswer, SearchError> {
     let answer: Answer = reply.json(NAME)?;
     Ok(ProviderAnswer {
+        images: answer
+            .images
+            .into_iter()
+            .map(|i| {
+                let (url, description) = match i {
+                    Image::Described { url, description } => (url, description),
+                    Image::Url(url) => (url, None),
+                };
+                RawImage {
+                    title: description.unwrap_or_default(),
+                    image_url: url,
+                    ..RawImage::default()
+                }
+            })
+            .collect(),
         results: answer
             .results
             .into_iter()
@@ -240,6 +304,7 @@ mod tests {
             safe_search: false,
             topic: Topic::News,
             depth: SearchDepth::Deep,
+            ..ProviderQuery::default()
         };
         let json = serde_json::to_value(body(&q)).unwrap();
         assert_eq!(
@@ -248,6 +313,46 @@ mod tests {
                 "include_domains":["docs.rs"],"exclude_domains":["reddit.com"],"time_range":"month",
                 "include_answer":false,"include_raw_content":false})
         );
+    }
+
+    #[test]
+    fn maps_country_and_images() {
+        let q = ProviderQuery {
+            query: "eiffel tower".into(),
+            count: 5,
+            country: Some("us".into()),
+            search_type: SearchType::Images,
+            ..ProviderQuery::default()
+        };
+        let b = serde_json::to_value(body(&q)).unwrap();
+        assert_eq!(b["country"], "united states");
+        assert_eq!(b["include_images"], true);
+        assert_eq!(b["include_image_descriptions"], true);
+        let news = ProviderQuery {
+            topic: Topic::News,
+            search_type: SearchType::Web,
+            ..q
+        };
+        let b = serde_json::to_value(body(&news)).unwrap();
+        assert!(b.get("country").is_none());
+        assert!(b.get("include_images").is_none());
+    }
+
+    #[test]
+    fn reads_images_with_and_without_descriptions() {
+        let body = r#"{"query":"eiffel tower","images":[
+            {"url":"https://a.example/eiffel.jpg","description":"The Eiffel Tower at dusk."},
+            "https://b.example/tower.png"],"results":[],"response_time":1.2}"#;
+        let a = parse(&Reply {
+            status: reqwest::StatusCode::OK,
+            headers: reqwest::header::HeaderMap::new(),
+            body: bytes::Bytes::from(body),
+        })
+        .unwrap();
+        assert_eq!(a.images[0].image_url, "https://a.example/eiffel.jpg");
+        assert_eq!(a.images[0].title, "The Eiffel Tower at dusk.");
+        assert_eq!(a.images[1].image_url, "https://b.example/tower.png");
+        assert_eq!(a.images[1].page_url, None);
     }
 
     #[test]

@@ -77,19 +77,27 @@ impl Provider for WikipediaProvider {
         let unapplied_filters = unapplied(query);
         if domain_filters_exclude_wikipedia(query) {
             return Ok(ProviderAnswer {
+                images: Vec::new(),
                 unapplied_filters,
                 ..ProviderAnswer::default()
             });
         }
+        let endpoint = edition(&self.endpoint, query.language.as_deref());
+        let mut unapplied_filters = unapplied_filters;
+        if query.language.is_some() && endpoint == self.endpoint {
+            // A configured host that is not a Wikipedia edition (a mirror).
+            unapplied_filters.push("language");
+        }
         let request = self
             .client
-            .get(self.endpoint.clone())
+            .get(endpoint.clone())
             .query(&query_params(query))
             .header(reqwest::header::USER_AGENT, USER_AGENT)
             .header(reqwest::header::ACCEPT, "application/json");
         let reply = http::send(NAME, request).await?;
-        let answer = parse(&reply, &self.endpoint)?;
+        let answer = parse(&reply, &endpoint)?;
         Ok(ProviderAnswer {
+            images: Vec::new(),
             unapplied_filters,
             ..answer
         })
@@ -121,7 +129,30 @@ fn unapplied(query: &ProviderQuery) -> Vec<&'static str> {
     if query.topic == Topic::News {
         out.push("topic");
     }
+    if query.country.is_some() {
+        out.push("country");
+    }
     out
+}
+
+/// The API of the edition in `language` (`fr` → `fr.wikipedia.org`), when the
+/// endpoint is a Wikipedia edition; otherwise the endpoint as configured.
+fn edition(endpoint: &Url, language: Option<&str>) -> Url {
+    let Some(language) = language else {
+        return endpoint.clone();
+    };
+    let mut url = endpoint.clone();
+    let is_edition = endpoint
+        .host_str()
+        .is_some_and(|h| h.ends_with(".wikipedia.org"));
+    if is_edition
+        && url
+            .set_host(Some(&format!("{language}.wikipedia.org")))
+            .is_ok()
+    {
+        return url;
+    }
+    endpoint.clone()
 }
 
 /// Whether `site`/`includeDomains` name only other sites, or
@@ -224,6 +255,7 @@ fn parse(reply: &Reply, endpoint: &Url) -> Result<ProviderAnswer, SearchError> {
         })
         .collect();
     Ok(ProviderAnswer {
+        images: Vec::new(),
         results,
         total_results: part.searchinfo.and_then(|i| i.totalhits),
         unapplied_filters: Vec::new(),
@@ -333,6 +365,7 @@ mod tests {
             safe_search: false,
             topic: Topic::General,
             depth: SearchDepth::Basic,
+            ..ProviderQuery::default()
         }
     }
 
@@ -418,5 +451,17 @@ mod tests {
     fn user_agent_is_descriptive() {
         assert!(USER_AGENT.starts_with("farsight/"));
         assert!(USER_AGENT.contains("https://"), "{USER_AGENT}");
+    }
+
+    #[test]
+    fn language_picks_the_edition() {
+        let api = Url::parse(ENDPOINT).unwrap();
+        assert_eq!(
+            edition(&api, Some("fr")).as_str(),
+            "https://fr.wikipedia.org/w/api.php"
+        );
+        assert_eq!(edition(&api, None), api);
+        let mirror = Url::parse("http://127.0.0.1:8080/w/api.php").unwrap();
+        assert_eq!(edition(&mirror, Some("fr")), mirror);
     }
 }

@@ -1,6 +1,6 @@
 //! Brave against a local server replaying its documented answers.
 
-use farsight_search::{DateRange, ErrorKind, SearchRequest, Topic};
+use farsight_search::{DateRange, ErrorKind, SearchRequest, SearchType, Topic};
 use wiremock::matchers::{header, method, path, query_param};
 use wiremock::{Mock, MockServer, ResponseTemplate};
 
@@ -236,4 +236,69 @@ async fn missing_key_is_not_configured() {
     .expect_err("no key");
     assert_eq!(e.kind(), ErrorKind::NotConfigured);
     assert!(e.message().contains("BRAVE_API_KEY"), "{e}");
+}
+
+// Issue #13: an image search goes to Brave's image endpoint with the
+// country and language, and its answer comes back in `images`.
+#[tokio::test]
+async fn image_search_with_country_and_language() {
+    let server = MockServer::start().await;
+    let body = r#"{"type":"images","query":{"original":"harbour crane"},"results":[
+        {"type":"image_result","title":"Crane at dusk","url":"https://port.example/cranes","source":"port.example",
+         "thumbnail":{"src":"https://imgs.search.brave.com/t1","width":500,"height":333},
+         "properties":{"url":"https://port.example/img/crane.jpg","placeholder":"https://imgs.search.brave.com/p1","width":2400,"height":1600},
+         "meta_url":{"scheme":"https","netloc":"port.example","hostname":"port.example"}},
+        {"type":"image_result","title":"Not http","url":"https://x.example/","source":"x.example",
+         "properties":{"url":"javascript:alert(1)"}}]}"#;
+    Mock::given(method("GET"))
+        .and(path("/res/v1/images/search"))
+        .and(query_param("q", "harbour crane"))
+        .and(query_param("country", "de"))
+        .and(query_param("search_lang", "fr"))
+        .respond_with(json(200, body.to_owned()))
+        .expect(1)
+        .mount(&server)
+        .await;
+    let service = single(provider("brave", &settings(&server, Some("k"))));
+    let answer = service
+        .search(SearchRequest {
+            search_type: SearchType::Images,
+            country: Some("DE".into()),
+            language: Some("fr".into()),
+            ..SearchRequest::new("harbour crane")
+        })
+        .await
+        .expect("answer");
+    assert!(answer.results.is_empty(), "{:#?}", answer.results);
+    assert_eq!(answer.images.len(), 1, "{:#?}", answer.images);
+    let image = &answer.images[0];
+    assert_eq!(image.image_url, "https://port.example/img/crane.jpg");
+    assert_eq!(
+        image.page_url.as_deref(),
+        Some("https://port.example/cranes")
+    );
+    assert_eq!((image.width, image.height), (Some(2400), Some(1600)));
+}
+
+// Issue #13: a code that names no country is refused before any request.
+#[tokio::test]
+async fn an_unknown_country_is_an_invalid_argument() {
+    let server = MockServer::start().await;
+    let service = single(provider("brave", &settings(&server, Some("k"))));
+    let e = service
+        .search(SearchRequest {
+            country: Some("zz".into()),
+            ..SearchRequest::new("harbour crane")
+        })
+        .await
+        .expect_err("refused");
+    assert_eq!(e.kind(), ErrorKind::InvalidArgument, "{e:?}");
+    assert!(e.message().contains("country"), "{}", e.message());
+    assert!(
+        server
+            .received_requests()
+            .await
+            .expect("recorded")
+            .is_empty()
+    );
 }

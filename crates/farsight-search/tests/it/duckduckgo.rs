@@ -35,6 +35,7 @@ fn query(text: &str) -> ProviderQuery {
         safe_search: true,
         topic: Topic::General,
         depth: SearchDepth::Basic,
+        ..ProviderQuery::default()
     }
 }
 

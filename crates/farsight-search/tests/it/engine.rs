@@ -60,6 +60,7 @@ async fn queries_are_validated_before_any_provider() {
 async fn max_results_defaults_to_5_caps_at_20_and_clamps_to_the_provider() {
     let wide = Arc::new(MockProvider::new("wide").otherwise(
         farsight_search::testing::MockReply::Answer(ProviderAnswer {
+            images: Vec::new(),
             results: results(30),
             ..ProviderAnswer::default()
         }),
@@ -118,6 +119,7 @@ async fn duplicates_are_removed_by_normalised_url() {
 async fn domain_filters_are_applied_to_results_whatever_the_provider_did() {
     let mock = Arc::new(MockProvider::new("mock").otherwise(
         farsight_search::testing::MockReply::Answer(ProviderAnswer {
+            images: Vec::new(),
             results: vec![
                 raw_result("docs", "https://doc.rust-lang.org/std/", "s"),
                 raw_result("root", "https://rust-lang.org/", "s"),
@@ -226,6 +228,7 @@ async fn response_json_has_the_contract_shape() {
     let mock = Arc::new(MockProvider::new("second").respond_answer(
         "shape",
         ProviderAnswer {
+            images: Vec::new(),
             results: vec![raw_result("T", "https://a.example/", "s")],
             total_results: Some(1234),
             unapplied_filters: vec!["safeSearch"],
@@ -649,6 +652,7 @@ impl SearchCache for MemoryCache {
 async fn answers_are_cached_by_normalised_request() {
     let mock = Arc::new(MockProvider::new("mock").otherwise(
         farsight_search::testing::MockReply::Answer(ProviderAnswer {
+            images: Vec::new(),
             results: results(3),
             ..ProviderAnswer::default()
         }),

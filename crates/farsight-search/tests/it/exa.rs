@@ -29,6 +29,7 @@ fn query(text: &str) -> ProviderQuery {
         safe_search: false,
         topic: Topic::General,
         depth: SearchDepth::Basic,
+        ..ProviderQuery::default()
     }
 }
 

@@ -126,6 +126,19 @@ pub struct SearchArgs {
     #[arg(long, value_enum)]
     pub topic: Option<TopicArg>,
 
+    /// Search for images (brave, serper, searxng, google, tavily).
+    #[arg(long)]
+    pub images: bool,
+
+    /// Results from or for this country: ISO 3166-1 alpha-2 (de, us, jp)
+    /// [default: [search].country].
+    #[arg(long, value_name = "CODE")]
+    pub country: Option<String>,
+
+    /// Results in this language: ISO 639-1 (fr, en, ja) [default: [search].language].
+    #[arg(long, value_name = "CODE")]
+    pub language: Option<String>,
+
     /// A provider, several separated by commas (merged by rank fusion), or "all".
     #[arg(long, value_name = "NAME")]
     pub provider: Option<String>,

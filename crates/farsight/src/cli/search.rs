@@ -14,7 +14,9 @@ use crate::context::{
     render_search_error,
 };
 use crate::service::{CallOptions, Service};
-use farsight_search::{DateRange, ErrorKind, ProviderChoice, SearchDepth, SearchRequest, Topic};
+use farsight_search::{
+    DateRange, ErrorKind, ProviderChoice, SearchDepth, SearchRequest, SearchType, Topic,
+};
 
 /// How the answer is printed.
 enum Output {
@@ -121,6 +123,15 @@ fn request_of(
     }
     if let Some(p) = &args.provider {
         r.provider = Some(ProviderChoice::One(p.clone()));
+    }
+    if args.images {
+        r.search_type = SearchType::Images;
+    }
+    if args.country.is_some() {
+        r.country.clone_from(&args.country);
+    }
+    if args.language.is_some() {
+        r.language.clone_from(&args.language);
     }
     if let Some(d) = args.depth {
         r.depth = match d {

@@ -124,6 +124,12 @@ pub struct SearchConfig {
     pub max_results: u32,
     /// Safe search when the request does not say.
     pub safe_search: bool,
+    /// Country (ISO 3166-1 alpha-2) when the request does not say; `None`
+    /// leaves each provider's own.
+    pub country: Option<String>,
+    /// Language (ISO 639-1) when the request does not say; `None` leaves
+    /// each provider's own.
+    pub language: Option<String>,
     /// Time allowed for one provider request.
     pub timeout: Duration,
     /// Deep search: pages fetched at once.
@@ -210,6 +216,8 @@ impl Default for SearchConfig {
             fallbacks: None,
             max_results: 5,
             safe_search: true,
+            country: None,
+            language: None,
             timeout: Duration::from_secs(15),
             // Four pages at once reads five results in about one page's time
             // without opening a burst of connections to one slow host.
@@ -321,6 +329,9 @@ impl Config {
             set(&mut c.search.fallbacks, s.fallbacks.map(Some));
             set(&mut c.search.max_results, s.max_results);
             set(&mut c.search.safe_search, s.safe_search);
+            // Checked (and lower-cased) when the search service is built.
+            set(&mut c.search.country, s.country.map(Some));
+            set(&mut c.search.language, s.language.map(Some));
             set(
                 &mut c.search.timeout,
                 secs(s.timeout_seconds, "search.timeout_seconds")?,

@@ -110,6 +110,10 @@ pub struct RawSearch {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub safe_search: Option<bool>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    pub country: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub language: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub timeout_seconds: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub deep_concurrency: Option<usize>,
@@ -196,6 +200,8 @@ impl RawConfig {
                     fallbacks,
                     max_results,
                     safe_search,
+                    country,
+                    language,
                     timeout_seconds,
                     deep_concurrency,
                     deep_timeout_seconds,

@@ -55,6 +55,8 @@ pub(super) fn to_toml_masked(c: &Config) -> String {
             fallbacks: c.search.fallbacks.clone(),
             max_results: Some(c.search.max_results),
             safe_search: Some(c.search.safe_search),
+            country: c.search.country.clone(),
+            language: c.search.language.clone(),
             timeout_seconds: Some(c.search.timeout.as_secs()),
             deep_concurrency: Some(c.search.deep_concurrency),
             deep_timeout_seconds: Some(c.search.deep_timeout.as_secs()),

@@ -9,6 +9,10 @@ use farsight_search::{SearchDepth, SearchResponse, SearchResult};
 /// the `Sources:` list.
 pub fn render_compact(response: &SearchResponse) -> String {
     let mut out = format!("[Web Search: \"{}\"]\n", response.query);
+    if !response.images.is_empty() {
+        render_images(&mut out, response);
+        return out;
+    }
     if response.results.is_empty() {
         no_results(&mut out, response);
         return out;
@@ -31,6 +35,10 @@ pub fn render_compact(response: &SearchResponse) -> String {
 /// gave none), `---` between results, then the `Sources:` list.
 pub fn render_full(response: &SearchResponse) -> String {
     let mut out = format!("[Web Search: \"{}\"]\n", response.query);
+    if !response.images.is_empty() {
+        render_images(&mut out, response);
+        return out;
+    }
     if response.results.is_empty() {
         no_results(&mut out, response);
         return out;
@@ -131,6 +139,31 @@ fn body_of(r: &SearchResult) -> &str {
         Some(content) if !content.trim().is_empty() => content,
         _ => &r.snippet,
     }
+}
+
+/// An image search: `1. Title — domain (W×H)` with the image, thumbnail and
+/// page URLs on their own lines, so the model can cite or fetch either.
+fn render_images(out: &mut String, response: &SearchResponse) {
+    for (i, img) in response.images.iter().enumerate() {
+        let title = one_line(&img.title);
+        let title = if title.is_empty() {
+            "(untitled)"
+        } else {
+            &title
+        };
+        let _ = write!(out, "{}. {} — {}", i + 1, title, img.domain);
+        if let (Some(w), Some(h)) = (img.width, img.height) {
+            let _ = write!(out, " ({w}×{h})");
+        }
+        let _ = write!(out, "\n   image: {}\n", img.image_url);
+        if let Some(t) = &img.thumbnail_url {
+            let _ = writeln!(out, "   thumbnail: {t}");
+        }
+        if let Some(p) = &img.page_url {
+            let _ = writeln!(out, "   page: {p}");
+        }
+    }
+    notes(out, response);
 }
 
 fn no_results(out: &mut String, response: &SearchResponse) {
@@ -247,7 +280,43 @@ mod tests {
             }],
             unapplied_filters: vec![],
             content_tokens: None,
+            images: vec![],
         }
+    }
+
+    #[test]
+    fn image_answers_list_image_thumbnail_and_page() {
+        let mut r = response(false);
+        r.results.clear();
+        r.unapplied_filters = vec!["country".to_owned()];
+        r.images = vec![farsight_search::ImageResult {
+            title: "Eiffel Tower at night".to_owned(),
+            image_url: "https://travel.example/img/eiffel.jpg".to_owned(),
+            thumbnail_url: Some("https://imgs.example/t.jpg".to_owned()),
+            width: Some(1600),
+            height: Some(1200),
+            page_url: Some("https://travel.example/paris".to_owned()),
+            domain: "travel.example".to_owned(),
+        }];
+        let text = render_compact(&r);
+        assert!(
+            text.contains("1. Eiffel Tower at night — travel.example (1600×1200)"),
+            "{text}"
+        );
+        assert!(
+            text.contains("   image: https://travel.example/img/eiffel.jpg\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("   thumbnail: https://imgs.example/t.jpg\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("   page: https://travel.example/paris\n"),
+            "{text}"
+        );
+        assert!(text.contains("did not apply: country"), "{text}");
+        assert_eq!(render_full(&r), text);
     }
 
     #[test]

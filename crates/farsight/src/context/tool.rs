@@ -9,11 +9,11 @@ use super::{render_compact, render_full};
 /// model gets wrong without a hint are repeated here. Every word is paid for
 /// in each session's `tools/list`.
 pub const WEB_SEARCH_DESCRIPTION: &str = "\
-Search the web for what is past your knowledge cutoff: current documentation, releases, news, recent errors. \
+Search the web for what is past your knowledge cutoff (current docs, releases, news, errors). \
 Be specific (names, versions, years); pass site for a known authoritative source. \
-searchDepth=\"deep\" also returns each top result's passages that answer the query: use it for research instead of fetching every result. \
+searchDepth=\"deep\" adds each top result's passages that answer the query: use it instead of fetching every result. \
 Read a result in full with web_fetch. \
-After answering, list the results you used under \"Sources:\" as Markdown links [Title](url). \
+Then list the results you used under \"Sources:\" as Markdown links [Title](url). \
 On error read the suggestion; if search is unavailable, say so and answer from what you know.";
 
 /// The text of a search answer: the full format when pages were read (deep

@@ -49,9 +49,8 @@ const OVERLOADED_SUGGESTION: &str =
 /// on; the parameters themselves are documented in the input schema.
 const WEB_FETCH_DESCRIPTION: &str = "\
 Read one public http(s) page: its main content as Markdown (or text, html), title, metadata and links. \
-Long pages come in windows: when truncated, call again with startIndex=nextStartIndex (served from cache). \
-For one answer in a long page, pass focus (a question) to get the passages that answer it. \
-selector (CSS, e.g. \".infobox\", \"table\") keeps only the matching elements. \
+Long pages come in windows: when truncated, call again with startIndex=nextStartIndex. \
+For one answer in a long page, pass focus (a question). \
 JavaScript is not run: such pages come back partial. \
 On error read the suggestion before retrying.";
 

@@ -70,7 +70,7 @@ pub struct FetchRequest {
         deserialize_with = "lenient::bool"
     )]
     pub include_links: bool,
-    /// Include images' alt text.
+    /// Include images and their captions.
     #[serde(default, alias = "include_images", deserialize_with = "lenient::bool")]
     pub include_images: bool,
     /// A question: only the passages that answer it.

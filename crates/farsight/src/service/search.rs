@@ -69,6 +69,12 @@ impl SearchSetup {
         if config.cache.enabled {
             builder = builder.cache(Arc::new(NetSearchCache(cache.clone())));
         }
+        if let Some(country) = &config.search.country {
+            builder = builder.country(country);
+        }
+        if let Some(language) = &config.search.language {
+            builder = builder.language(language);
+        }
         for &name in provider_names() {
             let settings = config.providers.get(name).cloned().unwrap_or_default();
             match build_provider(name, &settings, client.clone()) {
