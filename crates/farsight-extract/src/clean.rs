@@ -7,7 +7,8 @@ use crate::words::tables::HIDDEN_ON_DESKTOP;
 
 /// Removes hidden and non-content elements from the whole document:
 /// `hidden`, `aria-hidden="true"`, inline `display:none` /
-/// `visibility:hidden`, `<template>`, `<noscript>` (unless it holds the
+/// `visibility:hidden` (unless it wraps the page: see
+/// [`hidden_until_shown`]), `<template>`, `<noscript>` (unless it holds the
 /// page: see [`noscript_holds_page`]), scripts, styles, frames
 /// and form controls (buttons too, but for disclosure toggles that say
 /// something: an FAQ's question), and cookie consent notices (see
@@ -23,6 +24,7 @@ pub(crate) fn remove_hidden(doc: &Document) -> usize {
     let mut reclassed: Vec<(NodeRef<'_>, String)> = Vec::new();
     let mut shown: Vec<NodeRef<'_>> = Vec::new();
     let mut zero_font: Vec<NodeRef<'_>> = Vec::new();
+    let mut waiting: Vec<NodeRef<'_>> = Vec::new();
     let mut notices = Notices::new();
     // Inside a removed element until the walk reaches this node (`None`:
     // the end of the page): nothing there needs looking at.
@@ -52,10 +54,14 @@ pub(crate) fn remove_hidden(doc: &Document) -> usize {
             continue;
         }
         if n.is_element()
-            && n.attr("style")
-                .is_some_and(|s| font_size(&s) == Some(Size::Zero))
+            && let Some(style) = n.attr("style")
         {
-            zero_font.push(n);
+            if font_size(&style) == Some(Size::Zero) {
+                zero_font.push(n);
+            }
+            if style_waits(&style) {
+                waiting.push(n);
+            }
         }
         if let Some(class) = n.attr("class") {
             if is_heading(&n) {
@@ -71,6 +77,9 @@ pub(crate) fn remove_hidden(doc: &Document) -> usize {
     if !zero_font.is_empty() {
         doomed.extend(zero_font_hidden(&zero_font));
     }
+    if !waiting.is_empty() {
+        doomed.extend(hidden_until_shown(doc, &waiting));
+    }
     let count = doomed.iter().filter(|n| n.is_element()).count();
     for n in doomed {
         n.remove_from_parent();
@@ -84,6 +93,27 @@ pub(crate) fn remove_hidden(doc: &Document) -> usize {
         n.rename("div");
     }
     count
+}
+
+/// The elements of `waiting` (hidden by [`style_waits`], in page order)
+/// that are hidden from the page rather than the page waiting for its
+/// scripts: all but those holding [`PAGE_SHARE`] of the body's text.
+fn hidden_until_shown<'a>(doc: &'a Document, waiting: &[NodeRef<'a>]) -> Vec<NodeRef<'a>> {
+    let page = doc.body().map_or(0, |b| b.normalized_char_count()) as f32;
+    let mut doomed = Vec::new();
+    let mut gone: std::collections::HashSet<NodeId> = std::collections::HashSet::new();
+    for (i, n) in waiting.iter().enumerate() {
+        // Inside one that goes: gone with it.
+        if n.ancestors_it(None).any(|a| gone.contains(&a.id)) {
+            continue;
+        }
+        let shows = i < MAX_WAITING && n.normalized_char_count() as f32 >= page * PAGE_SHARE;
+        if !shows {
+            gone.insert(n.id);
+            doomed.push(*n);
+        }
+    }
+    doomed
 }
 
 /// The least text, in non-space characters, that makes a `<noscript>`
@@ -242,13 +272,27 @@ fn is_disclosure(n: &NodeRef<'_>, el: &dom_query::Element) -> bool {
 /// [`zero_font_hidden`]).
 pub(crate) fn style_hides(style: &str) -> bool {
     let compact = compact_style(style);
-    declarations(&compact).any(|decl| {
-        matches!(
-            decl,
-            "display:none" | "visibility:hidden" | "visibility:collapse" | "opacity:0"
-        )
-    })
+    declarations(&compact).any(|decl| matches!(decl, "display:none" | "visibility:collapse"))
 }
+
+/// Whether an inline style may hide its element only until scripts run:
+/// `visibility:hidden` on the anti-flicker wrappers of A/B testing tools
+/// and page builders. See [`PAGE_SHARE`]. (`opacity:0`, the first frame of
+/// an entrance animation — Webflow's interactions, Framer — hides nothing:
+/// screen readers read such text, and so do we.)
+fn style_waits(style: &str) -> bool {
+    let compact = compact_style(style);
+    declarations(&compact).any(|decl| matches!(decl, "visibility:hidden"))
+}
+
+/// An element hidden only until scripts run (see [`style_waits`]) that
+/// holds at least this share of the page's text is the page waiting to be
+/// shown, not something hidden from it: it stays. Smaller ones go.
+const PAGE_SHARE: f32 = 0.5;
+
+/// At most this many waiting elements are measured on one page (each is a
+/// walk of its subtree); later ones go as hidden.
+const MAX_WAITING: usize = 64;
 
 /// An inline style lower-cased and without white space: one allocation
 /// for all of its declarations (this runs on every styled element).
@@ -376,7 +420,13 @@ mod tests {
     #[test]
     fn styles() {
         assert!(style_hides("color: red; DISPLAY : none"));
-        assert!(style_hides("visibility:hidden !important"));
+        assert!(style_hides("visibility:collapse !important"));
+        assert!(
+            !style_hides("visibility:hidden"),
+            "decided by the text it holds"
+        );
+        assert!(style_waits("visibility: HIDDEN !important"));
+        assert!(!style_waits("opacity: 0") && !style_hides("opacity:0"));
         assert!(!style_hides("font-size: 0"));
         assert!(!style_hides("display: block"));
         assert!(!style_hides("visibility: visible"));

@@ -81,3 +81,21 @@ fn a_service_page_without_main_keeps_its_sections() {
         assert!(!out.contains("All rights reserved"), "{out}");
     }
 }
+
+// An anti-flicker wrapper (`visibility:hidden` on the whole page until a
+// script shows it) and entrance animations (`opacity:0`) hide nothing a
+// reader misses; a small `visibility:hidden` tooltip stays hidden.
+#[test]
+fn a_page_hidden_until_its_scripts_run_is_read() {
+    for format in [Format::Text, Format::Markdown] {
+        let out = run("hidden-until-scripts.html", format).content;
+        for kept in [
+            "The night train came back to Europe quietly",
+            "Vienna to Paris now runs three nights a week",
+            "the timetables change every season",
+        ] {
+            assert!(out.contains(kept), "{format:?}: {kept:?} missing: {out}");
+        }
+        assert!(!out.contains("Copied to clipboard"), "{out}");
+    }
+}
