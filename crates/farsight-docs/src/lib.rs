@@ -18,6 +18,10 @@
 //!   [`ErrorKind::Malformed`] error: a hostile file never takes the process
 //!   down.
 //!
+//! # Cargo features
+//!
+//! - `testing`: [`testing`], writers of the documents the tests read.
+//!
 //! # Example
 //!
 //! ```no_run
@@ -37,9 +41,11 @@ mod pdf;
 mod pdf_date;
 mod reading;
 mod text;
+#[cfg(feature = "testing")]
+pub mod testing;
 
 pub use error::{Error, ErrorKind};
-pub use kind::{DocKind, is_document_media_type, kind_of_media_type, looks_like_document, sniff};
+pub use kind::{DocKind, kind_of_media_type, sniff};
 pub use limits::Limits;
 pub use reading::{Metadata, Reading, Shortfall};
 

@@ -1,10 +1,12 @@
 //! What reading a document produces.
 
+use serde::{Deserialize, Serialize};
+
 use crate::kind::DocKind;
 
 /// The document's own description of itself (PDF document information, the
 /// Office core properties). Empty strings are `None`.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Metadata {
     /// The title.
     pub title: Option<String>,
@@ -16,7 +18,7 @@ pub struct Metadata {
 }
 
 /// Why a reading holds less than the whole document.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Shortfall {
     /// No page has a text layer: a scanned document (images of pages).
     NoTextLayer,
@@ -29,7 +31,8 @@ pub enum Shortfall {
 }
 
 /// A document read as Markdown.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// Serializable so that callers can cache it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Reading {
     /// The format read.
     pub kind: DocKind,

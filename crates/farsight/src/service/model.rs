@@ -166,6 +166,9 @@ pub struct FetchResponse {
     /// Links in the page, absolute and deduplicated.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub links: Option<Vec<FetchLink>>,
+    /// Pages (PDF) or slides (PPTX) in a document.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pages: Option<usize>,
     /// The selector that was asked for.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub selector: Option<String>,
