@@ -169,3 +169,52 @@ pub fn docx_table(rows: &[&[&str]]) -> String {
     t.push_str("</w:tbl>");
     t
 }
+
+const CATALOG: &[u8] = b"<< /Type /Catalog /Pages 2 0 R >>";
+
+/// A one-page PDF encrypted with the standard security handler (AES-128)
+/// under a user password, so that it cannot be opened without one.
+#[must_use]
+pub fn encrypted_pdf() -> Vec<u8> {
+    let objects = vec![
+        CATALOG.to_vec(),
+        b"<< /Type /Pages /Kids [4 0 R] /Count 1 >>".to_vec(),
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>".to_vec(),
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents 5 0 R >>".to_vec(),
+        stream("", b"BT /F1 12 Tf 72 700 Td (secret) Tj ET"),
+        // The O and U entries are not those of the empty password.
+        format!(
+            "<< /Filter /Standard /V 4 /R 4 /Length 128 /CF << /StdCF << /CFM /AESV2 /AuthEvent /DocOpen /Length 16 >> >> /StmF /StdCF /StrF /StdCF /O <{}> /U <{}> /P -1028 >>",
+            "3f".repeat(32),
+            "a7".repeat(32)
+        )
+        .into_bytes(),
+    ];
+    let mut bytes = pdf_from_objects(&objects, None);
+    // The trailer names the encryption dictionary and the file ID it needs.
+    if let Some(at) = bytes.windows(7).rposition(|w| w == b"/Root 1") {
+        bytes.splice(
+            at..at,
+            b"/Encrypt 6 0 R /ID [<0123456789abcdef0123456789abcdef> <0123456789abcdef0123456789abcdef>] "
+                .iter()
+                .copied(),
+        );
+    }
+    bytes
+}
+
+/// A one-page PDF that paints an 8x8 grey image and has no text: a scan.
+#[must_use]
+pub fn image_only_pdf() -> Vec<u8> {
+    let objects = vec![
+        CATALOG.to_vec(),
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>".to_vec(),
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /XObject << /Im1 5 0 R >> >> /Contents 4 0 R >>".to_vec(),
+        stream("", b"q 612 0 0 792 0 0 cm /Im1 Do Q"),
+        stream(
+            "/Type /XObject /Subtype /Image /Width 8 /Height 8 /ColorSpace /DeviceGray /BitsPerComponent 8",
+            &[128u8; 64],
+        ),
+    ];
+    pdf_from_objects(&objects, None)
+}

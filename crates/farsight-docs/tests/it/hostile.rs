@@ -3,7 +3,9 @@
 
 use std::io::Write;
 
-use farsight_docs::testing::{TextPage, pdf_from_objects, stream, text_pdf};
+use farsight_docs::testing::{
+    TextPage, encrypted_pdf, image_only_pdf, pdf_from_objects, stream, text_pdf,
+};
 use farsight_docs::{ErrorKind, Limits, Reading, Shortfall, read};
 
 const CATALOG: &[u8] = b"<< /Type /Catalog /Pages 2 0 R >>";
@@ -40,29 +42,7 @@ fn bounded(result: &Result<Reading, farsight_docs::Error>, limits: &Limits) {
 
 #[test]
 fn an_encrypted_pdf_is_a_clear_error() {
-    // Standard security handler, AES-128, with a user password (the O and U
-    // entries are not those of the empty password): not readable.
-    let objects = vec![
-        CATALOG.to_vec(),
-        b"<< /Type /Pages /Kids [4 0 R] /Count 1 >>".to_vec(),
-        FONT.to_vec(),
-        page(5),
-        stream("", b"BT /F1 12 Tf 72 700 Td (secret) Tj ET"),
-        format!(
-            "<< /Filter /Standard /V 4 /R 4 /Length 128 /CF << /StdCF << /CFM /AESV2 /AuthEvent /DocOpen /Length 16 >> >> /StmF /StdCF /StrF /StdCF /O <{}> /U <{}> /P -1028 >>",
-            "3f".repeat(32),
-            "a7".repeat(32)
-        )
-        .into_bytes(),
-    ];
-    let mut bytes = pdf_from_objects(&objects, None);
-    // The trailer names the encryption dictionary and the file ID it needs.
-    let at = bytes.windows(7).rposition(|w| w == b"/Root 1").unwrap();
-    bytes.splice(
-        at..at,
-        b"/Encrypt 6 0 R /ID [<0123456789abcdef0123456789abcdef> <0123456789abcdef0123456789abcdef>] ".iter().copied(),
-    );
-    let e = read(&bytes, None, &Limits::default()).unwrap_err();
+    let e = read(&encrypted_pdf(), None, &Limits::default()).unwrap_err();
     assert_eq!(e.kind(), ErrorKind::Encrypted, "{e:?}");
     assert!(e.message().contains("encrypted"), "{e}");
     assert!(!e.suggestion().is_empty());
@@ -70,18 +50,7 @@ fn an_encrypted_pdf_is_a_clear_error() {
 
 #[test]
 fn a_scanned_pdf_without_a_text_layer_is_partial() {
-    // One page that paints an 8x8 grey image and has no text.
-    let objects = vec![
-        CATALOG.to_vec(),
-        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>".to_vec(),
-        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /XObject << /Im1 5 0 R >> >> /Contents 4 0 R >>".to_vec(),
-        stream("", b"q 612 0 0 792 0 0 cm /Im1 Do Q"),
-        stream(
-            "/Type /XObject /Subtype /Image /Width 8 /Height 8 /ColorSpace /DeviceGray /BitsPerComponent 8",
-            &[128u8; 64],
-        ),
-    ];
-    let r = read(&pdf_from_objects(&objects, None), None, &Limits::default()).unwrap();
+    let r = read(&image_only_pdf(), None, &Limits::default()).unwrap();
     assert_eq!(r.pages, Some(1));
     assert_eq!(r.shortfall, Some(Shortfall::NoTextLayer));
     assert!(
