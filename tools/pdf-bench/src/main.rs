@@ -34,11 +34,21 @@ fn run(which: &str, bytes: Vec<u8>) -> Result<(usize, String), String> {
             }
             Ok((pages.len(), out))
         }
-        "pdf_oxide" | "pdf_oxide-md" => {
+        "pdf_oxide" | "pdf_oxide-md" | "pdf_oxide-farsight" => {
             let doc = pdf_oxide::PdfDocument::from_bytes(bytes).map_err(|e| e.to_string())?;
             let n = doc.page_count().map_err(|e| e.to_string())?;
             let mut out = String::new();
-            let opts = pdf_oxide::converters::ConversionOptions { detect_headings: true, ..Default::default() };
+            // "-farsight": the options farsight-docs uses (no table detection,
+            // running headers and footers dropped).
+            let opts = if which == "pdf_oxide-farsight" {
+                pdf_oxide::converters::ConversionOptions {
+                    extract_tables: false,
+                    strip_running_headers_footers: true,
+                    ..Default::default()
+                }
+            } else {
+                pdf_oxide::converters::ConversionOptions { detect_headings: true, ..Default::default() }
+            };
             for i in 0..n {
                 let t = if which == "pdf_oxide" { doc.extract_text(i) } else { doc.to_markdown(i, &opts) };
                 match t {

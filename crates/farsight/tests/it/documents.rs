@@ -11,7 +11,7 @@ use farsight::{CallOptions, FetchRequest, FetchStatus, Service};
 use farsight_docs::testing::{
     TextPage, docx, docx_paragraph, docx_table, encrypted_pdf, image_only_pdf, text_pdf,
 };
-use farsight_search::ErrorKind;
+use farsight::ErrorKind;
 
 const PDF: &str = "application/pdf";
 const DOCX: &str = "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
