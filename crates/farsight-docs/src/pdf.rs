@@ -34,9 +34,9 @@ pub(crate) fn read(bytes: &[u8], limits: &Limits) -> Result<Reading, Error> {
         // Its table detection makes tables of slide and title-page layouts
         // (measured on the Beamer slides); paragraphs read better.
         extract_tables: false,
-        // Running headers and page numbers repeat on every page and say
-        // nothing; the page markers keep the page numbers.
-        strip_running_headers_footers: true,
+        // Not strip_running_headers_footers: it is a pass over the whole
+        // document, and called page by page it ran for minutes on 516 pages
+        // (tools/pdf-bench); the page count bound would not hold the work.
         include_images: false,
         ..ConversionOptions::default()
     };
