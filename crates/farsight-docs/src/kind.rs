@@ -73,7 +73,7 @@ pub fn sniff(bytes: &[u8]) -> Option<DocKind> {
     }
     // Reading the central directory only: no part is inflated here.
     let archive = zip::ZipArchive::new(Cursor::new(bytes)).ok()?;
-    let has = |name: &str| archive.file_names().any(|n| n == name);
+    let has = |name: &str| archive.index_for_name(name).is_some();
     if has("word/document.xml") {
         Some(DocKind::Docx)
     } else if has("ppt/presentation.xml") {

@@ -36,6 +36,7 @@
 mod error;
 mod kind;
 mod limits;
+mod nesting;
 mod office;
 mod pdf;
 mod pdf_date;

@@ -7,8 +7,7 @@
 use std::io::Cursor;
 
 use office_oxide::format::DocumentFormat;
-use office_oxide::limits::Limits as OfficeLimits;
-use office_oxide::options::ParseOptions;
+use office_oxide::options::{OnIncomplete, ParseOptions};
 
 use crate::error::Error;
 use crate::kind::DocKind;
@@ -28,10 +27,7 @@ pub(crate) fn read(bytes: &[u8], kind: DocKind, limits: &Limits) -> Result<Readi
         DocKind::Pptx => DocumentFormat::Pptx,
         DocKind::Pdf => return Err(Error::malformed("document", "not an Office file")),
     };
-    let options = ParseOptions {
-        limits: office_limits(limits),
-        ..ParseOptions::default()
-    };
+    let options = parse_options(limits);
     let doc = office_oxide::Document::from_reader_with(Cursor::new(bytes.to_vec()), format, &options)
         .map_err(|e| office_error(kind, &e))?;
     let metadata = match kind {
@@ -75,14 +71,17 @@ fn slides(
     (md, total, total.unwrap_or(1), deadline)
 }
 
-/// office_oxide's bounds, tightened to ours: the input is at most
-/// `max_bytes`, and the text at most `max_chars`.
-fn office_limits(limits: &Limits) -> OfficeLimits {
-    let strict = OfficeLimits::strict();
-    OfficeLimits {
-        text_chars: strict.text_chars.min(limits.max_chars.saturating_mul(2)),
-        ..strict
-    }
+/// office_oxide's strict bounds (for input nobody vouches for), its text
+/// budget no larger than ours, and an incomplete result (a budget spent)
+/// reported rather than refused: a partial text is still worth reading.
+fn parse_options(limits: &Limits) -> ParseOptions {
+    let mut options = ParseOptions::strict();
+    options.on_incomplete = OnIncomplete::Report;
+    options.limits.text_chars = options
+        .limits
+        .text_chars
+        .min(limits.max_chars.saturating_mul(2));
+    options
 }
 
 fn office_error(kind: DocKind, e: &office_oxide::OfficeError) -> Error {
