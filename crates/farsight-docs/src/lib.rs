@@ -20,7 +20,7 @@
 //!
 //! # Cargo features
 //!
-//! - `testing`: [`testing`], writers of the documents the tests read.
+//! - `testing`: the `testing` module, writers of the documents the tests read.
 //!
 //! # Example
 //!
@@ -41,9 +41,9 @@ mod office;
 mod pdf;
 mod pdf_date;
 mod reading;
-mod text;
 #[cfg(feature = "testing")]
 pub mod testing;
+mod text;
 
 pub use error::{Error, ErrorKind};
 pub use kind::{DocKind, kind_of_media_type, sniff};

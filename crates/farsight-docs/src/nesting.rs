@@ -101,7 +101,10 @@ fn stream(bytes: &[u8], at: usize, budget: &mut usize) -> Result<usize, usize> {
     let dict = memchr::memmem::rfind(dict, b"obj").map_or(dict, |n| &dict[n..]);
     let is_image = memchr::memmem::find(dict, b"/Image").is_some();
     if memchr::memmem::find(dict, b"/FlateDecode").is_some() && !is_image && *budget > 0 {
-        let data = data.strip_prefix(b"\r\n").or_else(|| data.strip_prefix(b"\n")).unwrap_or(data);
+        let data = data
+            .strip_prefix(b"\r\n")
+            .or_else(|| data.strip_prefix(b"\n"))
+            .unwrap_or(data);
         let mut inflated = Vec::new();
         let limit = u64::try_from(*budget).unwrap_or(u64::MAX);
         // A stream that does not inflate is the parser's to report.
@@ -141,7 +144,10 @@ mod tests {
         packed.extend(z.finish().unwrap());
         packed.extend(b"\nendstream\nendobj");
         assert!(check(&packed).is_err());
-        let image = format!("<< /Subtype /Image >>\nstream\n{}\nendstream", "[".repeat(300));
+        let image = format!(
+            "<< /Subtype /Image >>\nstream\n{}\nendstream",
+            "[".repeat(300)
+        );
         assert_eq!(check(image.as_bytes()), Ok(()));
     }
 }

@@ -28,8 +28,9 @@ pub(crate) fn read(bytes: &[u8], kind: DocKind, limits: &Limits) -> Result<Readi
         DocKind::Pdf => return Err(Error::malformed("document", "not an Office file")),
     };
     let options = parse_options(limits);
-    let doc = office_oxide::Document::from_reader_with(Cursor::new(bytes.to_vec()), format, &options)
-        .map_err(|e| office_error(kind, &e))?;
+    let doc =
+        office_oxide::Document::from_reader_with(Cursor::new(bytes.to_vec()), format, &options)
+            .map_err(|e| office_error(kind, &e))?;
     let metadata = match kind {
         DocKind::Docx => doc.as_docx().and_then(|d| d.core_properties.clone()),
         _ => doc.as_pptx().and_then(|d| d.core_properties.clone()),
@@ -54,7 +55,11 @@ pub(crate) fn read(bytes: &[u8], kind: DocKind, limits: &Limits) -> Result<Readi
         metadata: metadata.cleaned(),
         pages,
         pages_read,
-        shortfall: if cut { Some(Shortfall::CharLimit) } else { shortfall },
+        shortfall: if cut {
+            Some(Shortfall::CharLimit)
+        } else {
+            shortfall
+        },
     })
 }
 

@@ -29,8 +29,8 @@ pub(crate) fn read(bytes: &[u8], limits: &Limits) -> Result<Reading, Error> {
             format!("its objects nest {depth} levels deep, more than farsight reads"),
         ));
     }
-    let doc = PdfDocument::from_bytes(bytes[start..].to_vec())
-        .map_err(|e| classify(&e.to_string()))?;
+    let doc =
+        PdfDocument::from_bytes(bytes[start..].to_vec()).map_err(|e| classify(&e.to_string()))?;
     // Most "encrypted" PDFs on the web only restrict printing or copying and
     // open with the empty user password; those are read.
     if doc.is_encrypted() && !doc.authenticate(b"").unwrap_or(false) {

@@ -83,10 +83,7 @@ impl Reading {
 impl Metadata {
     /// Empty and whitespace-only values made `None`, the rest trimmed.
     pub(crate) fn cleaned(self) -> Self {
-        let clean = |v: Option<String>| {
-            v.map(|s| s.trim().to_owned())
-                .filter(|s| !s.is_empty())
-        };
+        let clean = |v: Option<String>| v.map(|s| s.trim().to_owned()).filter(|s| !s.is_empty());
         Self {
             title: clean(self.title),
             author: clean(self.author),

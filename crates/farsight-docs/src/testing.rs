@@ -19,7 +19,9 @@ pub fn pdf_from_objects(objects: &[Vec<u8>], info: Option<usize>) -> Vec<u8> {
         out.extend_from_slice(b"\nendobj\n");
     }
     let xref = out.len();
-    out.extend_from_slice(format!("xref\n0 {}\n0000000000 65535 f \n", objects.len() + 1).as_bytes());
+    out.extend_from_slice(
+        format!("xref\n0 {}\n0000000000 65535 f \n", objects.len() + 1).as_bytes(),
+    );
     for o in offsets {
         out.extend_from_slice(format!("{o:010} 00000 n \n").as_bytes());
     }
@@ -78,7 +80,10 @@ pub fn text_pdf(pages: &[TextPage], title: &str, author: &str) -> Vec<u8> {
             y -= 40;
         }
         for line in &page.lines {
-            content.push_str(&format!("/F1 11 Tf 1 0 0 1 72 {y} Tm ({}) Tj\n", escape(line)));
+            content.push_str(&format!(
+                "/F1 11 Tf 1 0 0 1 72 {y} Tm ({}) Tj\n",
+                escape(line)
+            ));
             y -= 14;
         }
         content.push_str("ET");
@@ -95,7 +100,9 @@ pub fn text_pdf(pages: &[TextPage], title: &str, author: &str) -> Vec<u8> {
 }
 
 fn escape(s: &str) -> String {
-    s.replace('\\', "\\\\").replace('(', "\\(").replace(')', "\\)")
+    s.replace('\\', "\\\\")
+        .replace('(', "\\(")
+        .replace(')', "\\)")
 }
 
 /// A DOCX whose body is `body_xml` (the children of `<w:body>`), with a
@@ -143,7 +150,9 @@ pub fn docx(body_xml: &str, title: &str, creator: &str) -> Vec<u8> {
             let _ = zip.write_all(body.as_bytes());
         }
     }
-    zip.finish().map(std::io::Cursor::into_inner).unwrap_or_default()
+    zip.finish()
+        .map(std::io::Cursor::into_inner)
+        .unwrap_or_default()
 }
 
 /// A DOCX paragraph, with a style (`Heading1`...) when given.

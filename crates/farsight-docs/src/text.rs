@@ -39,7 +39,11 @@ pub(crate) fn reflow(page: &str) -> String {
         if is_block_line(trimmed) {
             flush(&mut paragraph, &mut out);
             out.push_str(trimmed);
-            out.push_str(if trimmed.starts_with('|') { "\n" } else { "\n\n" });
+            out.push_str(if trimmed.starts_with('|') {
+                "\n"
+            } else {
+                "\n\n"
+            });
             continue;
         }
         join_line(&mut paragraph, trimmed);

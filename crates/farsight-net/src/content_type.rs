@@ -73,7 +73,10 @@ pub(crate) fn classify(essence: &str) -> Option<PageKind> {
 pub(crate) fn is_generic_binary(essence: &str) -> bool {
     matches!(
         essence,
-        "application/octet-stream" | "binary/octet-stream" | "application/download" | "application/force-download"
+        "application/octet-stream"
+            | "binary/octet-stream"
+            | "application/download"
+            | "application/force-download"
     )
 }
 

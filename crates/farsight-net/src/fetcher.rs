@@ -596,7 +596,10 @@ impl Fetcher {
             Some(k) => k,
             None if content_type::sniff_document(head) => PageKind::Document,
             None if media.is_some() => {
-                let essence = media.as_ref().map(|m| m.essence.as_str()).unwrap_or_default();
+                let essence = media
+                    .as_ref()
+                    .map(|m| m.essence.as_str())
+                    .unwrap_or_default();
                 return Err(unsupported(essence, &url));
             }
             None => content_type::sniff(head)

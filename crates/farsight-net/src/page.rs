@@ -37,7 +37,11 @@ pub struct Page {
     pub text: String,
     /// The body as it came, for a [`PageKind::Document`] only. Base64 in the
     /// cache entry (JSON): an array of numbers would be four times the size.
-    #[serde(default, skip_serializing_if = "Option::is_none", with = "crate::base64_bytes")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        with = "crate::base64_bytes"
+    )]
     pub bytes: Option<Vec<u8>>,
     /// The body was cut at the byte cap (`max_bytes`).
     pub truncated: bool,

@@ -18,7 +18,8 @@ fn peak_kb() -> u64 {
 fn run(which: &str, bytes: Vec<u8>) -> Result<(usize, String), String> {
     match which {
         "pdf-extract" => {
-            let pages = pdf_extract::extract_text_from_mem_by_pages(&bytes).map_err(|e| e.to_string())?;
+            let pages =
+                pdf_extract::extract_text_from_mem_by_pages(&bytes).map_err(|e| e.to_string())?;
             Ok((pages.len(), pages.join("\n\x0c")))
         }
         "lopdf" => {
@@ -48,10 +49,17 @@ fn run(which: &str, bytes: Vec<u8>) -> Result<(usize, String), String> {
                     ..Default::default()
                 }
             } else {
-                pdf_oxide::converters::ConversionOptions { detect_headings: true, ..Default::default() }
+                pdf_oxide::converters::ConversionOptions {
+                    detect_headings: true,
+                    ..Default::default()
+                }
             };
             for i in 0..n {
-                let t = if which == "pdf_oxide" { doc.extract_text(i) } else { doc.to_markdown(i, &opts) };
+                let t = if which == "pdf_oxide" {
+                    doc.extract_text(i)
+                } else {
+                    doc.to_markdown(i, &opts)
+                };
                 match t {
                     Ok(t) => out.push_str(&t),
                     Err(e) => out.push_str(&format!("[error: {e}]")),
@@ -80,5 +88,8 @@ fn main() {
         Ok(Err(e)) => (0, 0, e.replace(['\t', '\n'], " ")),
         Err(_) => (0, 0, "panic".to_string()),
     };
-    println!("{which}\t{file}\t{pages}\t{ms:.0}\t{chars}\t{}\t{err}", peak_kb());
+    println!(
+        "{which}\t{file}\t{pages}\t{ms:.0}\t{chars}\t{}\t{err}",
+        peak_kb()
+    );
 }

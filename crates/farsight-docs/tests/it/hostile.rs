@@ -106,7 +106,10 @@ fn a_deeply_nested_pdf_ends_in_bounds() {
         nested.into_bytes(),
     ];
     let limits = Limits::default();
-    bounded(&read(&pdf_from_objects(&objects, Some(6)), None, &limits), &limits);
+    bounded(
+        &read(&pdf_from_objects(&objects, Some(6)), None, &limits),
+        &limits,
+    );
 }
 
 #[test]
@@ -127,7 +130,10 @@ fn a_decompression_bomb_ends_in_bounds_and_memory() {
         stream("/Filter /FlateDecode", &bomb),
     ];
     let limits = Limits::default();
-    bounded(&read(&pdf_from_objects(&objects, None), None, &limits), &limits);
+    bounded(
+        &read(&pdf_from_objects(&objects, None), None, &limits),
+        &limits,
+    );
     if let Some(peak) = peak_mib() {
         assert!(peak < 1024, "peak memory {peak} MiB");
     }

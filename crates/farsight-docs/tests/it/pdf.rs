@@ -43,10 +43,15 @@ fn text_pages_become_markdown_with_markers_and_metadata() {
     assert!(md.contains("# Tidal Harbours"), "{md}");
     // The lines of the paragraph are one paragraph, the hyphen mended.
     assert!(
-        md.contains("need an examination of the tide tables before every passage and a careful skipper."),
+        md.contains(
+            "need an examination of the tide tables before every passage and a careful skipper."
+        ),
         "{md}"
     );
-    assert!(md[p2..].contains("A mooring buoy holds a boat against the stream."), "{md}");
+    assert!(
+        md[p2..].contains("A mooring buoy holds a boat against the stream."),
+        "{md}"
+    );
 }
 
 #[test]

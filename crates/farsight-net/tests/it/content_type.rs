@@ -158,7 +158,10 @@ async fn unsupported_types_are_refused_before_the_body_is_read() {
         .await
         .unwrap_err();
     assert_eq!(err.kind(), ErrorKind::UnsupportedContent, "{err}");
-    assert!(err.suggestion().unwrap().contains("PDF"), "names what is read");
+    assert!(
+        err.suggestion().unwrap().contains("PDF"),
+        "names what is read"
+    );
     assert!(started.elapsed() < std::time::Duration::from_secs(4));
 }
 
@@ -201,7 +204,10 @@ async fn documents_are_kept_as_bytes_with_their_own_cap() {
         .build()
         .unwrap();
     let url = format!("{base}/?ct={}&body={}", q("application/pdf"), q(pdf));
-    let err = small.fetch(&url, &FetchOptions::default()).await.unwrap_err();
+    let err = small
+        .fetch(&url, &FetchOptions::default())
+        .await
+        .unwrap_err();
     assert_eq!(err.kind(), ErrorKind::TooLarge, "{err}");
     assert!(err.suggestion().unwrap().contains("max_document_bytes"));
     // A generic type whose bytes are no document stays unsupported.

@@ -169,7 +169,10 @@ async fn read_page(
                 max_pages: crate::config::FetchConfig::default().max_document_pages,
             };
             let bytes = page.bytes.unwrap_or_default();
-            match reader.read(bytes, &page.content_type, deadline.into_std()).await {
+            match reader
+                .read(bytes, &page.content_type, deadline.into_std())
+                .await
+            {
                 super::document::Outcome::Read(reading) => reading.markdown,
                 _ => return Err(ErrorKind::UnsupportedContent),
             }

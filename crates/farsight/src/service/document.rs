@@ -64,7 +64,12 @@ struct Key<'a> {
 impl DocumentReader<'_> {
     /// Reads `bytes` (of media type `content_type`, possibly empty) by
     /// `call_deadline`.
-    pub(crate) async fn read(&self, bytes: Vec<u8>, content_type: &str, call_deadline: Instant) -> Outcome {
+    pub(crate) async fn read(
+        &self,
+        bytes: Vec<u8>,
+        content_type: &str,
+        call_deadline: Instant,
+    ) -> Outcome {
         let sha256 = hex::encode(Sha256::digest(&bytes));
         let key = serde_json::to_string(&Key {
             v: FORMAT_VERSION,
@@ -92,7 +97,13 @@ impl DocumentReader<'_> {
             ),
             ..Limits::default()
         };
-        let outcome = run_reader(bytes, farsight_docs::kind_of_media_type(content_type), limits, call_deadline).await;
+        let outcome = run_reader(
+            bytes,
+            farsight_docs::kind_of_media_type(content_type),
+            limits,
+            call_deadline,
+        )
+        .await;
         // A reading cut short by this call's deadline is the call's, not the
         // document's: not cached.
         if let (Outcome::Read(reading), Some(cache)) = (&outcome, self.cache)
@@ -110,7 +121,12 @@ impl DocumentReader<'_> {
 /// The one place the document readers run: on the blocking pool, waited on
 /// until the call's deadline. A panic the reader did not catch is a failed
 /// document, not a failed process.
-async fn run_reader(bytes: Vec<u8>, hint: Option<DocKind>, limits: Limits, call_deadline: Instant) -> Outcome {
+async fn run_reader(
+    bytes: Vec<u8>,
+    hint: Option<DocKind>,
+    limits: Limits,
+    call_deadline: Instant,
+) -> Outcome {
     let job = tokio::task::spawn_blocking(move || farsight_docs::read(&bytes, hint, &limits));
     match tokio::time::timeout_at(call_deadline.into(), job).await {
         Err(_) => {
@@ -129,7 +145,11 @@ async fn run_reader(bytes: Vec<u8>, hint: Option<DocKind>, limits: Limits, call_
 /// The answer for a document: its Markdown windowed (or focused) like a
 /// page's, with title, author, date and page count; a partial answer says
 /// why; a refused document is an error answer with the reader's words.
-pub(crate) fn document_response(url: String, outcome: Outcome, request: &FetchRequest) -> FetchResponse {
+pub(crate) fn document_response(
+    url: String,
+    outcome: Outcome,
+    request: &FetchRequest,
+) -> FetchResponse {
     let reading = match outcome {
         Outcome::Read(r) => r,
         Outcome::Failed(e) => {
@@ -138,7 +158,12 @@ pub(crate) fn document_response(url: String, outcome: Outcome, request: &FetchRe
                 farsight_docs::ErrorKind::Timeout => ErrorKind::Timeout,
                 _ => ErrorKind::UnsupportedContent,
             };
-            return FetchResponse::error(url, kind, e.message().to_owned(), e.suggestion().to_owned());
+            return FetchResponse::error(
+                url,
+                kind,
+                e.message().to_owned(),
+                e.suggestion().to_owned(),
+            );
         }
         Outcome::TimedOut => {
             return FetchResponse::error(
@@ -163,7 +188,14 @@ pub(crate) fn document_response(url: String, outcome: Outcome, request: &FetchRe
                 .to_owned(),
         );
     }
-    let mut response = super::fetch::windowed(url, &reading.markdown, request, false, &mut status, &mut notes);
+    let mut response = super::fetch::windowed(
+        url,
+        &reading.markdown,
+        request,
+        false,
+        &mut status,
+        &mut notes,
+    );
     response.title = reading.metadata.title;
     response.metadata = Some(FetchMetadata {
         author: reading.metadata.author,

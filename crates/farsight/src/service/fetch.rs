@@ -76,7 +76,11 @@ async fn page_response(
     match page.kind {
         PageKind::Document => {
             let outcome = readers
-                .read(page.bytes.unwrap_or_default(), &page.content_type, call_deadline)
+                .read(
+                    page.bytes.unwrap_or_default(),
+                    &page.content_type,
+                    call_deadline,
+                )
                 .await;
             super::document::document_response(page.url, outcome, request)
         }
@@ -106,7 +110,10 @@ pub(crate) async fn html_response(
 
 /// Reading a local document (`farsight extract FILE.pdf`): the same answer as
 /// for a fetched one, with the default bounds and no cache.
-pub(crate) async fn local_document_response(bytes: Vec<u8>, request: &FetchRequest) -> FetchResponse {
+pub(crate) async fn local_document_response(
+    bytes: Vec<u8>,
+    request: &FetchRequest,
+) -> FetchResponse {
     let defaults = crate::config::FetchConfig::default();
     let readers = DocumentReader {
         cache: None,

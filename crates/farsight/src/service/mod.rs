@@ -18,8 +18,8 @@ use farsight_net::{Cache, Fetcher};
 
 use crate::config::Config;
 
-pub use extract::extract_document;
 pub(crate) use document::is_document;
+pub use extract::extract_document;
 pub(crate) use fetch::{html_response, local_document_response};
 pub use model::{FetchFormat, FetchLink, FetchMetadata, FetchRequest, FetchResponse, FetchStatus};
 pub use search::DEFAULT_MAX_CONTENT_TOKENS;

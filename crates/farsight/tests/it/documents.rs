@@ -7,11 +7,11 @@ use std::sync::{Arc, Mutex};
 use axum::Router;
 use axum::http::{StatusCode, Uri, header};
 use axum::response::IntoResponse;
+use farsight::ErrorKind;
 use farsight::{CallOptions, FetchRequest, FetchStatus, Service};
 use farsight_docs::testing::{
     TextPage, docx, docx_paragraph, docx_table, encrypted_pdf, image_only_pdf, text_pdf,
 };
-use farsight::ErrorKind;
 
 const PDF: &str = "application/pdf";
 const DOCX: &str = "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
@@ -35,7 +35,11 @@ impl DocServer {
             let docs = docs.clone();
             let counter = counter.clone();
             async move {
-                *counter.lock().unwrap().entry(uri.path().to_owned()).or_default() += 1;
+                *counter
+                    .lock()
+                    .unwrap()
+                    .entry(uri.path().to_owned())
+                    .or_default() += 1;
                 match docs.get(uri.path()) {
                     Some((ct, bytes)) => {
                         ([(header::CONTENT_TYPE, *ct)], bytes.clone()).into_response()
@@ -103,7 +107,10 @@ async fn a_pdf_is_markdown_with_metadata_pages_windows_and_focus() {
     let dir = tempfile::tempdir().unwrap();
     let service = service(dir.path(), "");
     let r = service
-        .web_fetch(&FetchRequest::new(server.url("/survey.pdf")), CallOptions::default())
+        .web_fetch(
+            &FetchRequest::new(server.url("/survey.pdf")),
+            CallOptions::default(),
+        )
         .await;
     assert_eq!(r.status, FetchStatus::Success, "{r:?}");
     assert_eq!(r.title.as_deref(), Some("Harbour Survey 2024"));
@@ -129,12 +136,18 @@ async fn a_pdf_is_markdown_with_metadata_pages_windows_and_focus() {
     req.start_index = 0;
     req.focus = Some("Line 37".into());
     let focused = service.web_fetch(&req, CallOptions::default()).await;
-    assert!(focused.content.as_deref().unwrap().contains("Line 37 "), "{focused:?}");
+    assert!(
+        focused.content.as_deref().unwrap().contains("Line 37 "),
+        "{focused:?}"
+    );
     assert_eq!(server.hits("/survey.pdf"), 1);
 
     // By its first bytes under a generic type.
     let r = service
-        .web_fetch(&FetchRequest::new(server.url("/download")), CallOptions::default())
+        .web_fetch(
+            &FetchRequest::new(server.url("/download")),
+            CallOptions::default(),
+        )
         .await;
     assert_eq!(r.status, FetchStatus::Success, "{r:?}");
     assert_eq!(r.pages, Some(2));
@@ -147,7 +160,11 @@ async fn broken_encrypted_scanned_and_oversized_documents_say_what_they_are() {
     let server = DocServer::start(vec![
         ("/locked.pdf", PDF, encrypted_pdf()),
         ("/scan.pdf", PDF, image_only_pdf()),
-        ("/broken.pdf", PDF, b"%PDF-1.7\nthis is not a PDF at all".to_vec()),
+        (
+            "/broken.pdf",
+            PDF,
+            b"%PDF-1.7\nthis is not a PDF at all".to_vec(),
+        ),
         ("/cut.pdf", PDF, truncated),
         ("/big.pdf", PDF, report()),
     ])
@@ -184,18 +201,30 @@ async fn broken_encrypted_scanned_and_oversized_documents_say_what_they_are() {
         // A reader may recover some text from a damaged file; otherwise the
         // answer names the damage.
         if r.status == FetchStatus::Error {
-            assert_eq!(r.error_kind, Some(ErrorKind::UnsupportedContent), "{path}: {r:?}");
+            assert_eq!(
+                r.error_kind,
+                Some(ErrorKind::UnsupportedContent),
+                "{path}: {r:?}"
+            );
             assert!(r.suggestion.is_some());
         }
     }
 
     let small = service_with_cap(dir.path());
     let r = small
-        .web_fetch(&FetchRequest::new(server.url("/big.pdf")), CallOptions::default())
+        .web_fetch(
+            &FetchRequest::new(server.url("/big.pdf")),
+            CallOptions::default(),
+        )
         .await;
     assert_eq!(r.status, FetchStatus::Error, "{r:?}");
     assert_eq!(r.error_kind, Some(ErrorKind::TooLarge));
-    assert!(r.suggestion.as_deref().unwrap().contains("max_document_bytes"));
+    assert!(
+        r.suggestion
+            .as_deref()
+            .unwrap()
+            .contains("max_document_bytes")
+    );
 }
 
 fn service_with_cap(dir: &std::path::Path) -> Service {
@@ -207,13 +236,25 @@ async fn a_docx_has_its_heading_and_table() {
     let body = [
         docx_paragraph(Some("Heading1"), "Tide Tables"),
         docx_paragraph(None, "High water times for the week."),
-        docx_table(&[&["Day", "High water"], &["Monday", "06:12"], &["Tuesday", "06:58"]]),
+        docx_table(&[
+            &["Day", "High water"],
+            &["Monday", "06:12"],
+            &["Tuesday", "06:58"],
+        ]),
     ]
     .concat();
-    let server = DocServer::start(vec![("/tides.docx", DOCX, docx(&body, "Tides", "Harbour Master"))]).await;
+    let server = DocServer::start(vec![(
+        "/tides.docx",
+        DOCX,
+        docx(&body, "Tides", "Harbour Master"),
+    )])
+    .await;
     let dir = tempfile::tempdir().unwrap();
     let r = service(dir.path(), "")
-        .web_fetch(&FetchRequest::new(server.url("/tides.docx")), CallOptions::default())
+        .web_fetch(
+            &FetchRequest::new(server.url("/tides.docx")),
+            CallOptions::default(),
+        )
         .await;
     assert_eq!(r.status, FetchStatus::Success, "{r:?}");
     assert_eq!(r.title.as_deref(), Some("Tides"));
@@ -232,5 +273,11 @@ async fn farsight_extract_reads_a_local_pdf() {
     let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(json["title"], "Harbour Survey 2024", "{json}");
     assert_eq!(json["pages"], 2, "{json}");
-    assert!(json["content"].as_str().unwrap().contains("# Harbour Survey"), "{json}");
+    assert!(
+        json["content"]
+            .as_str()
+            .unwrap()
+            .contains("# Harbour Survey"),
+        "{json}"
+    );
 }
