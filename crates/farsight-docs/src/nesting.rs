@@ -12,19 +12,45 @@ use std::io::Read;
 /// an annotation's appearance); the PDF specification's own limit is 28.
 pub(crate) const MAX_DEPTH: usize = 256;
 
+/// References in one array. pdf_oxide reads a page tree's `/Kids` in time
+/// that grows with the square of its length (5,000 references: 2 s; 200,000:
+/// minutes, in a debug build): a file of nothing but references would run for
+/// hours. Page trees are balanced in practice (pdfTeX puts 6 to 10 kids in a
+/// node); 10,000 in one array is past any real writer.
+pub(crate) const MAX_ARRAY_REFS: usize = 10_000;
+
 /// Inflated stream bytes scanned per document, a bound on the scan's own
 /// time. Streams past it are not scanned; images (most of a large file's
 /// bytes) are never inflated.
 pub(crate) const MAX_INFLATED: usize = 64 * 1024 * 1024;
 
-/// `Err(depth)` when `bytes` nest deeper than [`MAX_DEPTH`].
-pub(crate) fn check(bytes: &[u8]) -> Result<(), usize> {
+/// `Err(why)` when `bytes` nest deeper than [`MAX_DEPTH`] or hold an array
+/// of more than [`MAX_ARRAY_REFS`] references.
+pub(crate) fn check(bytes: &[u8]) -> Result<(), String> {
     let mut budget = MAX_INFLATED;
-    scan(bytes, &mut budget, true)
+    scan(bytes, &mut budget, true).map_err(|e| match e {
+        Refusal::Depth(d) => format!("its objects nest {d} levels deep, more than farsight reads"),
+        Refusal::Refs => format!(
+            "an array holds more than {MAX_ARRAY_REFS} references, more than farsight reads"
+        ),
+    })
 }
 
-fn scan(bytes: &[u8], budget: &mut usize, top: bool) -> Result<(), usize> {
+enum Refusal {
+    Depth(usize),
+    Refs,
+}
+
+impl From<usize> for Refusal {
+    fn from(depth: usize) -> Self {
+        Self::Depth(depth)
+    }
+}
+
+fn scan(bytes: &[u8], budget: &mut usize, top: bool) -> Result<(), Refusal> {
     let mut depth = 0usize;
+    // References since the innermost `[` opened or closed.
+    let mut refs = 0usize;
     let mut i = 0;
     while i < bytes.len() {
         match bytes[i] {
@@ -32,7 +58,20 @@ fn scan(bytes: &[u8], budget: &mut usize, top: bool) -> Result<(), usize> {
                 i = memchr::memchr2(b'\n', b'\r', &bytes[i..]).map_or(bytes.len(), |n| i + n);
             }
             b'(' => i = skip_string(bytes, i),
-            b'[' => depth = deeper(depth)?,
+            b'[' => {
+                depth = deeper(depth)?;
+                refs = 0;
+            }
+            b'R' if depth > 0
+                && i > 0
+                && bytes[i - 1].is_ascii_whitespace()
+                && bytes.get(i + 1).is_none_or(|b| !b.is_ascii_alphanumeric()) =>
+            {
+                refs += 1;
+                if refs > MAX_ARRAY_REFS {
+                    return Err(Refusal::Refs);
+                }
+            }
             b'<' if bytes.get(i + 1) == Some(&b'<') => {
                 depth = deeper(depth)?;
                 i += 1;
@@ -41,7 +80,10 @@ fn scan(bytes: &[u8], budget: &mut usize, top: bool) -> Result<(), usize> {
                 // A hex string.
                 i = memchr::memchr(b'>', &bytes[i..]).map_or(bytes.len(), |n| i + n);
             }
-            b']' => depth = depth.saturating_sub(1),
+            b']' => {
+                depth = depth.saturating_sub(1);
+                refs = 0;
+            }
             b'>' if bytes.get(i + 1) == Some(&b'>') => {
                 depth = depth.saturating_sub(1);
                 i += 1;
@@ -91,7 +133,7 @@ fn skip_string(bytes: &[u8], start: usize) -> usize {
 /// Scans the stream whose keyword is at `at`: its data inflated when its
 /// dictionary says Flate and it is no image; returns the index after
 /// `endstream`.
-fn stream(bytes: &[u8], at: usize, budget: &mut usize) -> Result<usize, usize> {
+fn stream(bytes: &[u8], at: usize, budget: &mut usize) -> Result<usize, Refusal> {
     let data_start = at + b"stream".len();
     let Some(len) = memchr::memmem::find(&bytes[data_start..], b"endstream") else {
         return Ok(bytes.len());
@@ -127,7 +169,11 @@ mod tests {
     #[test]
     fn deep_nesting_is_found_in_objects_and_streams() {
         let deep = format!("1 0 obj {} endobj", "[".repeat(MAX_DEPTH + 1));
-        assert_eq!(check(deep.as_bytes()), Err(MAX_DEPTH + 1));
+        assert!(check(deep.as_bytes()).unwrap_err().contains("257 levels"));
+        let kids = format!("<< /Kids [{}] >>", "4 0 R ".repeat(MAX_ARRAY_REFS + 1));
+        assert!(check(kids.as_bytes()).unwrap_err().contains("references"));
+        let fine = format!("<< /Kids [{}] >>", "4 0 R ".repeat(MAX_ARRAY_REFS));
+        assert_eq!(check(fine.as_bytes()), Ok(()));
         let fine = format!("1 0 obj {}{} endobj", "[".repeat(50), "]".repeat(50));
         assert_eq!(check(fine.as_bytes()), Ok(()));
         // Unclosed arrays do not add up across objects.

@@ -141,11 +141,12 @@ fn a_decompression_bomb_ends_in_bounds_and_memory() {
 
 #[test]
 fn a_page_tree_that_lies_is_read_to_the_page_limit() {
-    // 200,000 references to one page, and a Pages node that contains itself.
-    let kids = vec!["4 0 R"; 200_000].join(" ");
+    // 5,000 references to one page (more than 10,000 in one array are
+    // refused before parsing: see the next test).
+    let kids = vec!["4 0 R"; 5_000].join(" ");
     let objects = vec![
         CATALOG.to_vec(),
-        format!("<< /Type /Pages /Kids [{kids} 2 0 R] /Count 99999999 >>").into_bytes(),
+        format!("<< /Type /Pages /Kids [{kids}] /Count 99999999 >>").into_bytes(),
         FONT.to_vec(),
         page(5),
         stream("", b"BT /F1 12 Tf 72 700 Td (again) Tj ET"),
@@ -156,4 +157,19 @@ fn a_page_tree_that_lies_is_read_to_the_page_limit() {
     };
     let result = read(&pdf_from_objects(&objects, None), None, &limits);
     bounded(&result, &limits);
+}
+
+#[test]
+fn a_page_tree_of_a_million_references_is_refused_before_parsing() {
+    let kids = vec!["4 0 R"; 1_000_000].join(" ");
+    let objects = vec![
+        CATALOG.to_vec(),
+        format!("<< /Type /Pages /Kids [{kids}] /Count 1000000 >>").into_bytes(),
+        FONT.to_vec(),
+        page(5),
+        stream("", b"BT /F1 12 Tf 72 700 Td (again) Tj ET"),
+    ];
+    let e = read(&pdf_from_objects(&objects, None), None, &Limits::default()).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Malformed);
+    assert!(e.message().contains("references"), "{e}");
 }
