@@ -1,5 +1,7 @@
 //! Which responses farsight turns into text, decided from the `Content-Type`
-//! header before the body is read (or, when it is missing, from the first bytes).
+//! header before the body is read (or, when it is missing or a generic binary
+//! type, from the first bytes). Documents (PDF, Office Open XML) are kept as
+//! bytes for `farsight-docs`; which format one is, is that crate's to say.
 
 use crate::page::PageKind;
 
@@ -30,6 +32,12 @@ pub(crate) fn parse(header: &str) -> Option<MediaType> {
 pub(crate) fn classify(essence: &str) -> Option<PageKind> {
     let (top, sub) = essence.split_once('/')?;
     match (top, sub) {
+        // PDF, and the Office Open XML family (.docx, .pptx, .xlsx...):
+        // farsight-docs says which of them it reads.
+        ("application", "pdf" | "x-pdf") => Some(PageKind::Document),
+        ("application", s) if s.starts_with("vnd.openxmlformats-officedocument.") => {
+            Some(PageKind::Document)
+        }
         ("text", "html") | ("application", "xhtml+xml") => Some(PageKind::Html),
         // Every text/* type is text by definition (plain, markdown, csv, xml,
         // css, javascript...).
@@ -58,6 +66,29 @@ pub(crate) fn classify(essence: &str) -> Option<PageKind> {
         }
         _ => None,
     }
+}
+
+/// Types that say only "bytes": what they hold is decided by the bytes
+/// (servers send PDFs as these).
+pub(crate) fn is_generic_binary(essence: &str) -> bool {
+    matches!(
+        essence,
+        "application/octet-stream"
+            | "binary/octet-stream"
+            | "application/download"
+            | "application/force-download"
+    )
+}
+
+/// Whether a body starts like a document: `%PDF-` (readers allow a little
+/// junk before it) or a zip archive (an Office Open XML file is one).
+pub(crate) fn sniff_document(head: &[u8]) -> bool {
+    let head = &head[..head.len().min(1024)];
+    head.starts_with(b"PK\x03\x04") || memchr_pdf(head)
+}
+
+fn memchr_pdf(head: &[u8]) -> bool {
+    head.windows(5).any(|w| w == b"%PDF-")
 }
 
 /// For a response without `Content-Type`: HTML if it starts like HTML, text
@@ -148,6 +179,12 @@ mod tests {
         }
         for t in [
             "application/pdf",
+            "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+            "application/vnd.openxmlformats-officedocument.presentationml.presentation",
+        ] {
+            assert_eq!(classify(t), Some(PageKind::Document), "{t}");
+        }
+        for t in [
             "image/png",
             "image/svg",
             "audio/mpeg",
@@ -168,5 +205,16 @@ mod tests {
         assert_eq!(sniff(b"just some words"), Some(PageKind::Text));
         assert_eq!(sniff(b"%PDF-1.7\n\x00\x01\x02"), None);
         assert_eq!(sniff(b"\x89PNG\r\n\x1a\n"), None);
+    }
+
+    #[test]
+    fn sniffs_documents_and_generic_types() {
+        assert!(sniff_document(b"%PDF-1.7\n"));
+        assert!(sniff_document(b"\r\n%PDF-1.4"));
+        assert!(sniff_document(b"PK\x03\x04\x14\x00"));
+        assert!(!sniff_document(b"<html>"));
+        assert!(!sniff_document(b"\x89PNG"));
+        assert!(is_generic_binary("application/octet-stream"));
+        assert!(!is_generic_binary("application/pdf"));
     }
 }

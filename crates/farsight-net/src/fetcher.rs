@@ -57,6 +57,7 @@ struct Inner {
     timeout: Duration,
     max_redirects: u32,
     max_bytes: u64,
+    max_document_bytes: u64,
     page_ttl: Duration,
 }
 
@@ -66,6 +67,7 @@ impl std::fmt::Debug for Fetcher {
             .field("timeout", &self.inner.timeout)
             .field("max_redirects", &self.inner.max_redirects)
             .field("max_bytes", &self.inner.max_bytes)
+            .field("max_document_bytes", &self.inner.max_document_bytes)
             .field("respect_robots_txt", &self.inner.robots.is_some())
             .field("cache", &self.inner.cache)
             .finish_non_exhaustive()
@@ -81,6 +83,7 @@ pub struct FetcherBuilder {
     connect_timeout: Duration,
     max_redirects: u32,
     max_bytes: u64,
+    max_document_bytes: u64,
     user_agent: String,
     respect_robots_txt: bool,
     blocked_domains: Vec<String>,
@@ -101,6 +104,9 @@ impl Default for FetcherBuilder {
             max_redirects: 5,
             // Far above any article's text, far below what hurts memory.
             max_bytes: 5 * 1024 * 1024,
+            // A PDF of a few hundred pages with figures; papers and
+            // datasheets are far smaller.
+            max_document_bytes: 20 * 1024 * 1024,
             user_agent: DEFAULT_USER_AGENT.to_owned(),
             respect_robots_txt: true,
             blocked_domains: Vec::new(),
@@ -160,6 +166,18 @@ impl FetcherBuilder {
             return self.fail("max_bytes must be more than zero".into());
         }
         self.max_bytes = n;
+        self
+    }
+
+    /// The most bytes of a document (PDF, DOCX, PPTX: [`PageKind::Document`])
+    /// read, counted after decompression. A document is useless cut, so a
+    /// larger one is a [`ErrorKind::TooLarge`] error. Default 20 MiB. Zero is
+    /// an error.
+    pub fn max_document_bytes(mut self, n: u64) -> Self {
+        if n == 0 {
+            return self.fail("max_document_bytes must be more than zero".into());
+        }
+        self.max_document_bytes = n;
         self
     }
 
@@ -272,6 +290,7 @@ impl FetcherBuilder {
                 timeout: self.timeout,
                 max_redirects: self.max_redirects,
                 max_bytes: self.max_bytes,
+                max_document_bytes: self.max_document_bytes,
                 page_ttl: self.page_ttl,
             }),
         })
@@ -382,6 +401,10 @@ impl Fetcher {
             return None;
         }
         let mut page = entry.page;
+        if page.kind == PageKind::Document && page.bytes.is_none() {
+            tracing::debug!(key, "cached document without its bytes");
+            return None;
+        }
         page.from_cache = true;
         Some(page)
     }
@@ -504,15 +527,26 @@ impl Fetcher {
             .get(header::CONTENT_TYPE)
             .and_then(|v| v.to_str().ok())
             .and_then(content_type::parse);
-        // Decided before the body is read: a PDF or a video is not downloaded.
+        // Decided before the body is read: a video is not downloaded. A
+        // generic binary type may still be a document (servers send PDFs as
+        // application/octet-stream): its first bytes decide.
         let declared_kind = match &media {
+            Some(m) if content_type::is_generic_binary(&m.essence) => None,
             Some(m) => Some(
                 content_type::classify(&m.essence).ok_or_else(|| unsupported(&m.essence, &url))?,
             ),
             None => None,
         };
 
-        let cap = usize::try_from(self.inner.max_bytes).unwrap_or(usize::MAX);
+        let text_cap = usize::try_from(self.inner.max_bytes).unwrap_or(usize::MAX);
+        let document_cap = usize::try_from(self.inner.max_document_bytes).unwrap_or(usize::MAX);
+        let mut cap = if declared_kind == Some(PageKind::Document) {
+            document_cap
+        } else {
+            text_cap
+        };
+        // Whether the first bytes were looked at for a document signature.
+        let mut sniffed = declared_kind.is_some();
         let mut body: Vec<u8> = Vec::new();
         let mut truncated = false;
         // reqwest decompresses as it streams, so these chunks are decoded
@@ -529,6 +563,14 @@ impl Fetcher {
                     Inflated::End => {}
                 }
                 break;
+            }
+            if !sniffed {
+                // An undeclared document gets the document cap, decided on
+                // its first bytes (a signature is at the very start).
+                sniffed = true;
+                if content_type::sniff_document(&chunk) {
+                    cap = document_cap;
+                }
             }
             let room = cap - body.len();
             if chunk.len() > room {
@@ -549,11 +591,47 @@ impl Fetcher {
             truncated = true;
         }
 
+        let head = &body[..body.len().min(1024)];
         let kind = match declared_kind {
             Some(k) => k,
-            None => content_type::sniff(&body[..body.len().min(1024)])
+            None if content_type::sniff_document(head) => PageKind::Document,
+            None if media.is_some() => {
+                let essence = media
+                    .as_ref()
+                    .map(|m| m.essence.as_str())
+                    .unwrap_or_default();
+                return Err(unsupported(essence, &url));
+            }
+            None => content_type::sniff(head)
                 .ok_or_else(|| unsupported("binary data without a Content-Type", &url))?,
         };
+        if kind == PageKind::Document {
+            if truncated {
+                return Err(Error::new(
+                    ErrorKind::TooLarge,
+                    format!(
+                        "the document is larger than {} bytes, the most farsight reads of a document",
+                        self.inner.max_document_bytes
+                    ),
+                )
+                .with_suggestion(
+                    "Look for a smaller version (an HTML page, a chapter, a summary), or raise [fetch].max_document_bytes.",
+                )
+                .with_url(url.as_str()));
+            }
+            return Ok(Page {
+                url: url.to_string(),
+                requested_url: requested.to_owned(),
+                status,
+                content_type: media.map(|m| m.essence).unwrap_or_default(),
+                kind,
+                charset: String::new(),
+                text: String::new(),
+                bytes: Some(body),
+                truncated: false,
+                from_cache: false,
+            });
+        }
         let (mut text, encoding) = charset::decode(
             &body,
             media.as_ref().and_then(|m| m.charset.as_deref()),
@@ -583,6 +661,7 @@ impl Fetcher {
             kind,
             charset: encoding.name().to_owned(),
             text,
+            bytes: None,
             truncated,
             from_cache: false,
         })
@@ -612,11 +691,8 @@ fn undecoded_encoding(headers: &header::HeaderMap) -> Option<String> {
 }
 
 fn unsupported(what: &str, url: &Url) -> Error {
-    let suggestion = if what.contains("pdf") {
-        "PDF documents cannot be read yet; look for an HTML version of the document."
-    } else {
-        "farsight reads web pages and text files; look for an HTML or text version of this content."
-    };
+    let suggestion = "farsight reads web pages, text files and documents (PDF, DOCX, PPTX); \
+         look for one of those versions of this content.";
     Error::new(
         ErrorKind::UnsupportedContent,
         format!("unsupported content type: {what}"),

@@ -5,7 +5,7 @@
 //!
 //! - [`Fetcher`] (built with [`Fetcher::builder`]) downloads one page safely and
 //!   returns a [`Page`]: the body decoded to UTF-8, its [`PageKind`] (HTML for
-//!   the extractor, or plain text), the final URL and whether it was cut at the
+//!   the extractor, plain text, or a document kept as bytes), the final URL and whether it was cut at the
 //!   byte cap. Before any connection the URL policy runs (http/https only, no
 //!   credentials, the domain blocklist, no loopback/private/link-local/...
 //!   addresses in any notation); every address a name resolves to is checked
@@ -57,6 +57,7 @@
 #![deny(missing_docs)]
 
 mod api_client;
+mod base64_bytes;
 mod cache;
 mod cache_error;
 mod cache_store;

@@ -10,6 +10,9 @@ pub enum PageKind {
     Html,
     /// Plain text, Markdown, JSON, XML, CSV...: return it as it is.
     Text,
+    /// A document (PDF, DOCX, PPTX): [`Page::bytes`] holds it as it came,
+    /// for `farsight-docs`; [`Page::text`] is empty.
+    Document,
 }
 
 /// A fetched page, decoded to UTF-8. This is also what the cache stores, so
@@ -30,8 +33,16 @@ pub struct Page {
     pub kind: PageKind,
     /// The encoding the body was decoded from, e.g. `Shift_JIS`, `UTF-8`.
     pub charset: String,
-    /// The body as UTF-8 text.
+    /// The body as UTF-8 text; empty for a [`PageKind::Document`].
     pub text: String,
+    /// The body as it came, for a [`PageKind::Document`] only. Base64 in the
+    /// cache entry (JSON): an array of numbers would be four times the size.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        with = "crate::base64_bytes"
+    )]
+    pub bytes: Option<Vec<u8>>,
     /// The body was cut at the byte cap (`max_bytes`).
     pub truncated: bool,
     /// This page came from the cache, not from the network.

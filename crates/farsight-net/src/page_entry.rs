@@ -99,6 +99,7 @@ mod tests {
                 kind: PageKind::Html,
                 charset: "UTF-8".to_owned(),
                 text: "<p>x</p>".to_owned(),
+                bytes: None,
                 truncated: false,
                 from_cache: false,
             },

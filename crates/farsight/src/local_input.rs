@@ -5,7 +5,8 @@
 use std::io::Read;
 
 /// The most HTML `farsight extract` reads: far above any real page, and what
-/// the extractor handles in well under a second per 10 MB.
+/// the extractor handles in well under a second per 10 MB. A document read
+/// this way has its own, lower bound (`[fetch].max_document_bytes`' default).
 pub(crate) const MAX_EXTRACT_INPUT_BYTES: u64 = 32 * 1024 * 1024;
 
 /// The most a configuration file may hold; real ones are a few KB.

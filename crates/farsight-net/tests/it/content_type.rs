@@ -75,7 +75,6 @@ async fn binary_types_are_unsupported_and_named() {
     let base = base().await;
     let f = fetcher();
     for ct in [
-        "application/pdf",
         "image/png",
         "image/svg+xml",
         "audio/mpeg",
@@ -121,7 +120,7 @@ async fn a_missing_content_type_is_sniffed() {
     assert_eq!(err.kind(), ErrorKind::UnsupportedContent);
 }
 
-/// The type is judged from the headers before the body is read: a PDF that
+/// The type is judged from the headers before the body is read: a video that
 /// would take minutes to arrive is refused at once, not timed out.
 #[tokio::test]
 async fn unsupported_types_are_refused_before_the_body_is_read() {
@@ -132,7 +131,7 @@ async fn unsupported_types_are_refused_before_the_body_is_read() {
         while let Ok((mut sock, _)) = listener.accept().await {
             tokio::spawn(async move {
                 let _ = crate::support::read_head(&mut sock).await;
-                let head = "HTTP/1.1 200 OK\r\nContent-Type: application/pdf\r\nContent-Length: 100000000\r\n\r\n%PDF-1.7\n";
+                let head = "HTTP/1.1 200 OK\r\nContent-Type: video/mp4\r\nContent-Length: 100000000\r\n\r\n\x00\x00\x00\x18ftypmp42";
                 if sock.write_all(head.as_bytes()).await.is_err() {
                     return;
                 }
@@ -153,12 +152,66 @@ async fn unsupported_types_are_refused_before_the_body_is_read() {
     let started = std::time::Instant::now();
     let err = f
         .fetch(
-            &format!("http://127.0.0.1:{}/doc.pdf", addr.port()),
+            &format!("http://127.0.0.1:{}/film.mp4", addr.port()),
             &FetchOptions::default(),
         )
         .await
         .unwrap_err();
     assert_eq!(err.kind(), ErrorKind::UnsupportedContent, "{err}");
-    assert!(err.suggestion().unwrap().contains("PDF"));
+    assert!(
+        err.suggestion().unwrap().contains("PDF"),
+        "names what is read"
+    );
     assert!(started.elapsed() < std::time::Duration::from_secs(4));
+}
+
+/// Issue 13: documents (by type, or by their first bytes under a generic or
+/// missing type) are kept as bytes for the document reader, with their own
+/// size cap; a cut document is an error, not a partial page.
+#[tokio::test]
+async fn documents_are_kept_as_bytes_with_their_own_cap() {
+    let pdf = "%PDF-1.7\n% a small document body that is longer than forty bytes\n%%EOF";
+    let base = base().await;
+    let f = crate::support::builder()
+        .respect_robots_txt(false)
+        .max_bytes(40)
+        .max_document_bytes(4096)
+        .build()
+        .unwrap();
+    for ct in [
+        Some("application/pdf"),
+        Some("application/octet-stream"),
+        Some("application/vnd.openxmlformats-officedocument.wordprocessingml.document"),
+        None,
+    ] {
+        let url = match ct {
+            Some(ct) => format!("{base}/?ct={}&body={}", q(ct), q(pdf)),
+            None => format!("{base}/?body={}", q(pdf)),
+        };
+        let page = f.fetch(&url, &FetchOptions::default()).await.unwrap();
+        assert_eq!(page.kind, PageKind::Document, "{ct:?}");
+        assert_eq!(page.bytes.as_deref(), Some(pdf.as_bytes()), "{ct:?}");
+        assert_eq!(page.text, "");
+        assert!(!page.truncated);
+        // The cache keeps the bytes.
+        let again = f.fetch(&url, &FetchOptions::default()).await.unwrap();
+        assert!(again.from_cache);
+        assert_eq!(again.bytes, page.bytes);
+    }
+    let small = crate::support::builder()
+        .respect_robots_txt(false)
+        .max_document_bytes(20)
+        .build()
+        .unwrap();
+    let url = format!("{base}/?ct={}&body={}", q("application/pdf"), q(pdf));
+    let err = small
+        .fetch(&url, &FetchOptions::default())
+        .await
+        .unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::TooLarge, "{err}");
+    assert!(err.suggestion().unwrap().contains("max_document_bytes"));
+    // A generic type whose bytes are no document stays unsupported.
+    let url = format!("{base}/?ct={}&body=hello", q("application/octet-stream"));
+    let err = f.fetch(&url, &FetchOptions::default()).await.unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::UnsupportedContent);
 }

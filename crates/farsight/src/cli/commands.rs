@@ -212,6 +212,11 @@ async fn extract(args: ExtractArgs) -> anyhow::Result<ExitCode> {
         focus: None,
         include_structured_data: args.structured_data,
     };
+    // A PDF, DOCX or PPTX is read as a document (its own size bound applies).
+    if crate::service::is_document(&bytes) {
+        let answer = crate::service::local_document_response(bytes, &request).await;
+        return print_answer(&answer, args.format, args.json);
+    }
     let html = String::from_utf8_lossy(&bytes).into_owned();
     let answer = crate::service::html_response(html, args.url.as_deref(), &request).await;
     print_answer(&answer, args.format, args.json)

@@ -44,6 +44,10 @@ pub struct RawFetch {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub max_bytes: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_document_bytes: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_document_pages: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub user_agent: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub respect_robots_txt: Option<bool>,
@@ -158,6 +162,8 @@ impl RawConfig {
                     connect_timeout_seconds,
                     max_redirects,
                     max_bytes,
+                    max_document_bytes,
+                    max_document_pages,
                     user_agent,
                     respect_robots_txt,
                     blocked_domains,
@@ -244,6 +250,8 @@ impl RawConfig {
             connect_timeout_seconds: parse_num(&var, "FARSIGHT_CONNECT_TIMEOUT_SECONDS")?,
             max_redirects: parse_num(&var, "FARSIGHT_MAX_REDIRECTS")?,
             max_bytes: parse_num(&var, "FARSIGHT_MAX_BYTES")?,
+            max_document_bytes: parse_num(&var, "FARSIGHT_MAX_DOCUMENT_BYTES")?,
+            max_document_pages: parse_num(&var, "FARSIGHT_MAX_DOCUMENT_PAGES")?,
             user_agent: var("FARSIGHT_USER_AGENT"),
             respect_robots_txt: parse_bool(&var, "FARSIGHT_RESPECT_ROBOTS_TXT")?,
             blocked_domains: var("FARSIGHT_BLOCKED_DOMAINS").map(|v| split_list(&v)),

@@ -25,6 +25,8 @@ pub(super) fn to_toml_masked(c: &Config) -> String {
             connect_timeout_seconds: Some(c.fetch.connect_timeout.as_secs()),
             max_redirects: Some(c.fetch.max_redirects),
             max_bytes: Some(c.fetch.max_bytes),
+            max_document_bytes: Some(c.fetch.max_document_bytes),
+            max_document_pages: Some(c.fetch.max_document_pages),
             user_agent: Some(c.fetch.user_agent.clone()),
             respect_robots_txt: Some(c.fetch.respect_robots_txt),
             blocked_domains: Some(c.fetch.blocked_domains.clone()),

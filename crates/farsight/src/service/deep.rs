@@ -158,6 +158,25 @@ async fn read_page(
             documents.extract(page.text, options).await.content
         }
         PageKind::Text => page.text,
+        // A PDF or Office document among the results: read like web_fetch
+        // reads it (the fetcher has applied [fetch].max_document_bytes).
+        PageKind::Document => {
+            let reader = super::document::DocumentReader {
+                cache: Some(cache),
+                ttl: limits.document_ttl,
+                bypass: limits.bypass_cache,
+                max_bytes: u64::MAX,
+                max_pages: crate::config::FetchConfig::default().max_document_pages,
+            };
+            let bytes = page.bytes.unwrap_or_default();
+            match reader
+                .read(bytes, &page.content_type, deadline.into_std())
+                .await
+            {
+                super::document::Outcome::Read(reading) => reading.markdown,
+                _ => return Err(ErrorKind::UnsupportedContent),
+            }
+        }
     };
     if text.trim().is_empty() {
         // Nothing readable in the page's HTML (often a page built by

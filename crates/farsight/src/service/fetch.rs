@@ -6,6 +6,7 @@ use farsight_extract::{Document, ExtractOptions, Shortfall, TextDocument, TextKi
 use farsight_net::{FetchOptions, Page, PageKind};
 use farsight_search::ErrorKind;
 
+use super::document::DocumentReader;
 use super::extract::{extract_document, extraction_deadline, read_text_document};
 use super::extracted::DocumentCache;
 use super::model::{FetchLink, FetchMetadata, FetchRequest, FetchResponse, FetchStatus};
@@ -48,7 +49,14 @@ impl Service {
                     ttl: self.inner.config.cache.page_ttl,
                     bypass: options.bypass_cache,
                 };
-                page_response(page, request, &documents, call_deadline).await
+                let readers = DocumentReader {
+                    cache: Some(&self.inner.cache),
+                    ttl: self.inner.config.cache.page_ttl,
+                    bypass: options.bypass_cache,
+                    max_bytes: self.inner.config.fetch.max_document_bytes,
+                    max_pages: self.inner.config.fetch.max_document_pages,
+                };
+                page_response(page, request, &documents, &readers, call_deadline).await
             }
             Err(e) => net_error_response(&request.url, &e),
         }
@@ -62,9 +70,20 @@ async fn page_response(
     page: Page,
     request: &FetchRequest,
     documents: &DocumentCache<'_>,
+    readers: &DocumentReader<'_>,
     call_deadline: Instant,
 ) -> FetchResponse {
     match page.kind {
+        PageKind::Document => {
+            let outcome = readers
+                .read(
+                    page.bytes.unwrap_or_default(),
+                    &page.content_type,
+                    call_deadline,
+                )
+                .await;
+            super::document::document_response(page.url, outcome, request)
+        }
         PageKind::Html => {
             let options = extract_options(request, Some(&page.url))
                 .deadline(extraction_deadline(call_deadline));
@@ -92,6 +111,26 @@ pub(crate) async fn html_response(
     }
     let doc = extract_document(html, extract_options(request, base_url)).await;
     document_response(base_url.unwrap_or_default().to_owned(), doc, request, false)
+}
+
+/// Reading a local document (`farsight extract FILE.pdf`): the same answer as
+/// for a fetched one, with the default bounds and no cache.
+pub(crate) async fn local_document_response(
+    bytes: Vec<u8>,
+    request: &FetchRequest,
+) -> FetchResponse {
+    let defaults = crate::config::FetchConfig::default();
+    let readers = DocumentReader {
+        cache: None,
+        ttl: std::time::Duration::ZERO,
+        bypass: true,
+        max_bytes: defaults.max_document_bytes,
+        max_pages: defaults.max_document_pages,
+    };
+    let outcome = readers
+        .read(bytes, "", Instant::now() + defaults.timeout)
+        .await;
+    super::document::document_response(request.url.clone(), outcome, request)
 }
 
 /// The error answer for a selector that cannot be parsed, before anything is
@@ -295,7 +334,7 @@ fn text_response(
 }
 
 /// Cuts `content` to the requested window and fills the content fields.
-fn windowed(
+pub(super) fn windowed(
     url: String,
     content: &str,
     request: &FetchRequest,

@@ -2,6 +2,7 @@
 //! library users all go through [`Service`], so they answer alike.
 
 mod deep;
+mod document;
 mod extract;
 mod extracted;
 mod fetch;
@@ -17,8 +18,9 @@ use farsight_net::{Cache, Fetcher};
 
 use crate::config::Config;
 
+pub(crate) use document::is_document;
 pub use extract::extract_document;
-pub(crate) use fetch::html_response;
+pub(crate) use fetch::{html_response, local_document_response};
 pub use model::{FetchFormat, FetchLink, FetchMetadata, FetchRequest, FetchResponse, FetchStatus};
 pub use search::DEFAULT_MAX_CONTENT_TOKENS;
 
@@ -76,6 +78,7 @@ impl Service {
                 .connect_timeout(f.connect_timeout)
                 .max_redirects(f.max_redirects)
                 .max_bytes(f.max_bytes)
+                .max_document_bytes(f.max_document_bytes)
                 .user_agent(f.user_agent.clone())
                 .respect_robots_txt(f.respect_robots_txt)
                 .blocked_domains(f.blocked_domains.clone())

@@ -184,6 +184,9 @@ pub struct FetchResponse {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(with = "Option<serde_json::Map<String, serde_json::Value>>")]
     pub structured_data: Option<serde_json::Value>,
+    /// Pages (PDF) or slides (PPTX) in a document.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pages: Option<usize>,
     /// The selector that was asked for.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub selector: Option<String>,

@@ -5,6 +5,7 @@
 mod cache_policy;
 mod cache_processes;
 mod cli;
+mod documents;
 mod fetch;
 mod first_run;
 #[cfg(unix)]
