@@ -601,7 +601,7 @@ impl<'a> Sim<'a> {
 }
 
 /// The lower-cased tag name starting at `at`, and where it ends.
-fn tag_name(html: &str, at: usize) -> (Cow<'_, str>, usize) {
+pub(crate) fn tag_name(html: &str, at: usize) -> (Cow<'_, str>, usize) {
     let bytes = html.as_bytes();
     let end = bytes[at..]
         .iter()
@@ -623,7 +623,7 @@ fn is_space(c: u8) -> bool {
 /// Skips a tag's attributes as the tokenizer does (a `>` inside a quoted
 /// value does not end the tag). Returns whether the tag is self-closing and
 /// the index just past its `>` (past the end when the tag is unfinished).
-fn skip_attrs(bytes: &[u8], i: usize) -> (bool, usize) {
+pub(crate) fn skip_attrs(bytes: &[u8], i: usize) -> (bool, usize) {
     skip_attrs_noting(bytes, i, None)
 }
 
@@ -762,13 +762,13 @@ fn is_canonical(attrs: &[u8]) -> bool {
 }
 
 /// Index just past the next `>` at or after `from`.
-fn find_gt(bytes: &[u8], from: usize) -> usize {
+pub(crate) fn find_gt(bytes: &[u8], from: usize) -> usize {
     let from = from.min(bytes.len());
     memchr::memchr(b'>', &bytes[from..]).map_or(bytes.len(), |p| from + p + 1)
 }
 
 /// Skips `<!--...-->`, `<![CDATA[...]]>` (in SVG/MathML) and `<!...>`.
-fn skip_markup_decl(bytes: &[u8], lt: usize, foreign: bool) -> usize {
+pub(crate) fn skip_markup_decl(bytes: &[u8], lt: usize, foreign: bool) -> usize {
     let rest = &bytes[lt..];
     if rest.starts_with(b"<!--") {
         let body = lt + 4;
@@ -788,7 +788,7 @@ fn skip_markup_decl(bytes: &[u8], lt: usize, foreign: bool) -> usize {
 }
 
 #[derive(Clone, Copy)]
-enum Raw {
+pub(crate) enum Raw {
     Script,
     Style,
     Textarea,
@@ -817,7 +817,7 @@ impl Raw {
     }
 }
 
-fn raw_text(name: &str) -> Option<Raw> {
+pub(crate) fn raw_text(name: &str) -> Option<Raw> {
     Some(match name {
         "script" => Raw::Script,
         "style" => Raw::Style,
@@ -843,7 +843,7 @@ fn elidable(kind: Raw, tag: &[u8]) -> bool {
 
 /// Where the end tag that closes a raw-text element starts and the index
 /// just past it (both the end of the text when there is none).
-fn find_raw_end(bytes: &[u8], from: usize, kind: Raw) -> (usize, usize) {
+pub(crate) fn find_raw_end(bytes: &[u8], from: usize, kind: Raw) -> (usize, usize) {
     let name = kind.name();
     let mut i = from;
     while let Some(p) = memchr::memmem::find(&bytes[i..], b"</") {
@@ -894,7 +894,7 @@ fn find_svg_end(html: &str, from: usize) -> (usize, usize) {
     (bytes.len(), bytes.len())
 }
 
-fn is_void(name: &str) -> bool {
+pub(crate) fn is_void(name: &str) -> bool {
     matches!(
         name,
         "area"
@@ -985,7 +985,7 @@ fn blank_between(name: &str) -> bool {
 }
 
 /// Elements whose dropped tags still separate the words around them.
-fn is_block(name: &str) -> bool {
+pub(crate) fn is_block(name: &str) -> bool {
     closes_p(name)
         || matches!(
             name,

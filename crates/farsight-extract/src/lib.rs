@@ -31,6 +31,7 @@ mod escape;
 mod extractor;
 mod fasthash;
 mod feed;
+mod flat;
 mod fragment;
 mod inner;
 mod json_text;
@@ -79,6 +80,17 @@ pub const PREPARE_MAX_DEPTH: usize = depth::MAX_DEPTH;
 #[doc(hidden)]
 pub fn prepare_html(html: &str) -> std::borrow::Cow<'_, str> {
     depth::prepare(html, depth::MAX_DEPTH, true)
+}
+
+/// The deepest tree [`parse_html`] returns, for the same fuzz target.
+#[doc(hidden)]
+pub const PARSED_MAX_DEPTH: usize = flat::MAX_PARSED_DEPTH;
+
+/// The one parse every page goes through (html5ever, watched for depth,
+/// flattened past [`PARSED_MAX_DEPTH`]), for the same fuzz target.
+#[doc(hidden)]
+pub fn parse_html(html: &str) -> dom_query::Document {
+    parse::parse(html)
 }
 pub use passage::{
     Passage, PassageRanker, SKIP_MARKER, Selection, estimate_tokens, rank_passages,

@@ -7,8 +7,20 @@
 //! a stray `<`): 5 MiB of NULs held 1.6 GB (issue 11). Nothing here reads
 //! those errors, so this sink passes every call to the document and drops
 //! the errors instead.
+//!
+//! It also watches how deep the tree grows: past `flat::MAX_PARSED_DEPTH`
+//! the pre-parse pass misjudged the page's nesting, and the parser, whose
+//! scope checks walk the whole stack of open elements, would go on at a
+//! cost quadratic in the depth. The page is fed in chunks; after the chunk
+//! where the tree went too deep, parsing stops and the flattened page
+//! (`flat.rs`) is parsed instead.
 
 use std::borrow::Cow;
+use std::cell::{Cell, RefCell};
+
+use crate::fasthash::FastMap;
+use crate::flat::{MAX_PARSED_DEPTH, flatten};
+use dom_query::NodeId;
 
 use dom_query::Document;
 use html5ever::tendril::{StrTendril, TendrilSink};
@@ -19,6 +31,21 @@ use html5ever::{Attribute, ParseOpts, QualName, parse_document};
 /// (scripting off, so `<noscript>` content is parsed as markup), without
 /// the parse errors.
 pub(crate) fn parse(html: &str) -> Document {
+    parse_watched(html).unwrap_or_else(|| {
+        let flat = flatten(html);
+        // Nothing in a flattened page nests, so this cannot go too deep.
+        parse_watched(&flat).unwrap_or_default()
+    })
+}
+
+/// How much of the page the parser is given at a time. Between chunks the
+/// depth is checked, so past the limit at most one chunk's elements (a
+/// third of its bytes, `<b>` being 3) are built on a stack that deep.
+const CHUNK: usize = 8 * 1024;
+
+/// The parsed page, or `None` when its tree went deeper than
+/// [`MAX_PARSED_DEPTH`].
+fn parse_watched(html: &str) -> Option<Document> {
     let opts = ParseOpts {
         tree_builder: TreeBuilderOpts {
             scripting_enabled: false,
@@ -26,7 +53,48 @@ pub(crate) fn parse(html: &str) -> Document {
         },
         ..ParseOpts::default()
     };
-    parse_document(Quiet(Document::default()), opts).one(html)
+    let too_deep = std::rc::Rc::new(Cell::new(false));
+    let moved = std::rc::Rc::new(Cell::new(false));
+    let sink = Quiet {
+        doc: Document::default(),
+        depths: RefCell::default(),
+        too_deep: too_deep.clone(),
+        moved: moved.clone(),
+    };
+    let mut parser = parse_document(sink, opts);
+    let mut rest = html;
+    while !rest.is_empty() {
+        let mut cut = rest.len().min(CHUNK);
+        while !rest.is_char_boundary(cut) {
+            cut += 1;
+        }
+        let (chunk, after) = rest.split_at(cut);
+        parser.process(StrTendril::from_slice(chunk));
+        if too_deep.get() {
+            return None;
+        }
+        rest = after;
+    }
+    let doc = parser.finish();
+    // Moved subtrees are deeper than noted: measure the tree itself, once.
+    let deep = too_deep.get() || (moved.get() && element_depth(&doc) > MAX_PARSED_DEPTH);
+    (!deep).then_some(doc)
+}
+
+/// The number of elements on the longest path down from the document,
+/// walked without recursion.
+fn element_depth(doc: &Document) -> usize {
+    let mut deepest = 0;
+    let mut stack = vec![(doc.root(), 0usize)];
+    while let Some((node, depth)) = stack.pop() {
+        deepest = deepest.max(depth);
+        for child in node.children_it(false) {
+            if child.is_element() {
+                stack.push((child, depth + 1));
+            }
+        }
+    }
+    deepest
 }
 
 /// The longest text node the parser makes; longer text is split into
@@ -75,8 +143,41 @@ fn pieces(text: &str) -> impl Iterator<Item = &str> {
     })
 }
 
-/// A document that forgets parse errors.
-struct Quiet(Document);
+/// A document that forgets parse errors and notes when its tree goes too
+/// deep.
+struct Quiet {
+    doc: Document,
+    /// Each node's depth when it was placed, the document being 0. Nodes
+    /// the parser moves later (the adoption agency, foster parenting) keep
+    /// the depth they were placed at: the tree only gets deeper by placing
+    /// new nodes, which is what is watched.
+    depths: RefCell<FastMap<NodeId, u32>>,
+    /// Set once a node is placed deeper than [`MAX_PARSED_DEPTH`].
+    too_deep: std::rc::Rc<Cell<bool>>,
+    /// Whether the adoption agency moved children under a new element,
+    /// making everything below them a level deeper than noted.
+    moved: std::rc::Rc<Cell<bool>>,
+}
+
+impl Quiet {
+    fn depth(&self, node: &NodeId) -> u32 {
+        self.depths.borrow().get(node).copied().unwrap_or(0)
+    }
+
+    /// Notes that `child` was placed under `parent`.
+    fn placed(&self, parent: &NodeId, child: &NodeId) {
+        let depth = self.depth(parent) + 1;
+        if depth as usize > MAX_PARSED_DEPTH {
+            self.too_deep.set(true);
+        }
+        self.depths.borrow_mut().insert(*child, depth);
+    }
+
+    /// The parent `sibling` has, for a node placed beside it.
+    fn parent_of(&self, sibling: &NodeId) -> Option<NodeId> {
+        self.doc.tree.parent_of(sibling).map(|p| p.id)
+    }
+}
 
 impl TreeSink for Quiet {
     type Handle = <Document as TreeSink>::Handle;
@@ -84,17 +185,17 @@ impl TreeSink for Quiet {
     type ElemName<'a> = <Document as TreeSink>::ElemName<'a>;
 
     fn finish(self) -> Document {
-        self.0
+        self.doc
     }
 
     fn parse_error(&self, _msg: Cow<'static, str>) {}
 
     fn get_document(&self) -> Self::Handle {
-        self.0.get_document()
+        self.doc.get_document()
     }
 
     fn elem_name<'a>(&'a self, target: &'a Self::Handle) -> Self::ElemName<'a> {
-        self.0.elem_name(target)
+        self.doc.elem_name(target)
     }
 
     fn create_element(
@@ -103,54 +204,62 @@ impl TreeSink for Quiet {
         attrs: Vec<Attribute>,
         flags: ElementFlags,
     ) -> Self::Handle {
-        self.0.create_element(name, attrs, flags)
+        self.doc.create_element(name, attrs, flags)
     }
 
     fn create_comment(&self, text: StrTendril) -> Self::Handle {
-        self.0.create_comment(text)
+        self.doc.create_comment(text)
     }
 
     fn create_pi(&self, target: StrTendril, data: StrTendril) -> Self::Handle {
-        self.0.create_pi(target, data)
+        self.doc.create_pi(target, data)
     }
 
     fn append(&self, parent: &Self::Handle, child: NodeOrText<Self::Handle>) {
         let NodeOrText::AppendText(text) = child else {
-            return self.0.append(parent, child);
+            if let NodeOrText::AppendNode(node) = &child {
+                self.placed(parent, node);
+            }
+            return self.doc.append(parent, child);
         };
         let held = self
-            .0
+            .doc
             .tree
             .last_child_of(parent)
             .map_or(0, |last| text_len(&last));
         if held + text.len() <= MAX_TEXT_NODE {
             // Merged into the text before it, as the document does.
-            return self.0.append(parent, NodeOrText::AppendText(text));
+            return self.doc.append(parent, NodeOrText::AppendText(text));
         }
         // Too long for one node: pieces of their own, never merged.
         for piece in pieces(&text) {
-            let node = self.0.tree.new_text(piece);
-            self.0.tree.append_child_of(parent, &node.id);
+            let node = self.doc.tree.new_text(piece);
+            self.doc.tree.append_child_of(parent, &node.id);
         }
     }
 
     fn append_before_sibling(&self, sibling: &Self::Handle, new_node: NodeOrText<Self::Handle>) {
         let NodeOrText::AppendText(text) = new_node else {
-            return self.0.append_before_sibling(sibling, new_node);
+            if let NodeOrText::AppendNode(node) = &new_node
+                && let Some(parent) = self.parent_of(sibling)
+            {
+                self.placed(&parent, node);
+            }
+            return self.doc.append_before_sibling(sibling, new_node);
         };
         let held = self
-            .0
+            .doc
             .tree
             .prev_sibling_of(sibling)
             .map_or(0, |prev| text_len(&prev));
         if held + text.len() <= MAX_TEXT_NODE {
             return self
-                .0
+                .doc
                 .append_before_sibling(sibling, NodeOrText::AppendText(text));
         }
         for piece in pieces(&text) {
-            let node = self.0.tree.new_text(piece);
-            self.0.tree.insert_before_of(sibling, &node.id);
+            let node = self.doc.tree.new_text(piece);
+            self.doc.tree.insert_before_of(sibling, &node.id);
         }
     }
 
@@ -163,7 +272,7 @@ impl TreeSink for Quiet {
         child: NodeOrText<Self::Handle>,
     ) {
         let has_parent = self
-            .0
+            .doc
             .tree
             .get(element)
             .is_some_and(|n| n.parent().is_some());
@@ -180,36 +289,41 @@ impl TreeSink for Quiet {
         public_id: StrTendril,
         system_id: StrTendril,
     ) {
-        self.0
+        self.doc
             .append_doctype_to_document(name, public_id, system_id);
     }
 
     fn get_template_contents(&self, target: &Self::Handle) -> Self::Handle {
-        self.0.get_template_contents(target)
+        // A template's content is a fragment of its own, nested as deep as
+        // the template for the parser's stack.
+        let contents = self.doc.get_template_contents(target);
+        self.placed(target, &contents);
+        contents
     }
 
     fn same_node(&self, x: &Self::Handle, y: &Self::Handle) -> bool {
-        self.0.same_node(x, y)
+        self.doc.same_node(x, y)
     }
 
     fn set_quirks_mode(&self, mode: QuirksMode) {
-        self.0.set_quirks_mode(mode);
+        self.doc.set_quirks_mode(mode);
     }
 
     fn add_attrs_if_missing(&self, target: &Self::Handle, attrs: Vec<Attribute>) {
-        self.0.add_attrs_if_missing(target, attrs);
+        self.doc.add_attrs_if_missing(target, attrs);
     }
 
     fn remove_from_parent(&self, target: &Self::Handle) {
-        self.0.remove_from_parent(target);
+        self.doc.remove_from_parent(target);
     }
 
     fn reparent_children(&self, node: &Self::Handle, new_parent: &Self::Handle) {
-        self.0.reparent_children(node, new_parent);
+        self.moved.set(true);
+        self.doc.reparent_children(node, new_parent);
     }
 
     fn is_mathml_annotation_xml_integration_point(&self, handle: &Self::Handle) -> bool {
-        self.0.is_mathml_annotation_xml_integration_point(handle)
+        self.doc.is_mathml_annotation_xml_integration_point(handle)
     }
 }
 
@@ -259,6 +373,51 @@ mod tests {
         // Short text stays one node.
         let doc = parse("<p>a &amp; b</p>");
         assert_eq!(doc.select("p").nodes()[0].children_it(false).count(), 1);
+    }
+
+    #[test]
+    fn pages_the_depth_model_misjudges_are_parsed_flattened_with_their_text() {
+        // Found by fuzzing: markup the pre-parse pass counts as closed and
+        // the parser nests (the adoption agency, MathML text integration
+        // points, `</body>` in foreign content, `<noscript>` in a head).
+        for (prefix, unit) in [
+            ("", "<math><desc><tbody></body><a>"),
+            ("<desc><h1>", "<li><foreignObject><head><div><noscript></p>"),
+            ("", "<button></b><b></a><b>"),
+            ("<p></tr>", "<noscript></div><li>"),
+            ("<b>", "<mi><col><frameset><math>"),
+            ("<math><title>", "<input><desc>"),
+        ] {
+            let html = format!(
+                "<title>t</title><body>{prefix}{}<p>end of page</p>",
+                unit.repeat(1500)
+            );
+            let prepared = crate::depth::prepare(&html, crate::depth::MAX_DEPTH, true);
+            // The parser alone nests it past the bound.
+            let unwatched = element_depth(&Document::from(prepared.as_ref()));
+            assert!(unwatched > MAX_PARSED_DEPTH, "{unit}: {unwatched} deep");
+            let doc = parse(&prepared);
+            let depth = element_depth(&doc);
+            assert!(depth <= MAX_PARSED_DEPTH, "{unit}: {depth} deep");
+            assert!(doc.root().text().contains("end of page"), "{unit}");
+            assert_eq!(doc.select("title").first().text().as_ref(), "t", "{unit}");
+        }
+    }
+
+    #[test]
+    fn pages_within_the_bound_parse_whole() {
+        // Nested as deep as the bound allows, the tree stays as it is.
+        let html = format!("<body>{}x", "<span>".repeat(MAX_PARSED_DEPTH - 2));
+        let doc = parse(&html);
+        assert_eq!(element_depth(&doc), MAX_PARSED_DEPTH);
+        // One more, and the page is parsed flattened: text kept, no spans.
+        let html = format!("<body>{}x", "<span>".repeat(MAX_PARSED_DEPTH - 1));
+        let doc = parse(&html);
+        assert!(element_depth(&doc) < 5);
+        assert_eq!(doc.select("body").text().as_ref(), "x");
+        // A chunk boundary inside a character or a tag changes nothing.
+        let text = "é<b>ü</b>".repeat(CHUNK);
+        assert_eq!(parse(&text).html(), Document::from(text.as_str()).html());
     }
 
     #[test]
