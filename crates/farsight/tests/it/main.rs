@@ -12,6 +12,7 @@ mod first_run;
 mod http_abuse;
 mod mcp_http;
 mod mcp_schemas;
+mod markdown_source;
 mod mcp_stdio;
 mod search;
 mod search_support;
