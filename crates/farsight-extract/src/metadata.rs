@@ -254,6 +254,8 @@ pub(crate) fn read(doc: &Document, structured: bool) -> PageFacts {
             language,
             canonical_url,
             site_url: None,
+            // Made absolute by the extractor, from `markdown_href`.
+            markdown_url: None,
         },
         title,
         not_free: ld.not_free,

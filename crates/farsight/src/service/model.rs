@@ -181,6 +181,10 @@ pub struct FetchResponse {
     /// Set when the content is the site's own text rather than extracted
     /// from the page's HTML: "markdown", "alternate" or "raw".
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    // A string in the output schema: the three values listed cost
+    // `tools/list` a dozen tokens in every session, and the word itself says
+    // what it means (the README lists them).
+    #[schemars(with = "Option<String>")]
     pub source: Option<FetchSource>,
     /// Characters in the whole extracted content (all windows together).
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -83,7 +83,7 @@ const GUIDE_MD: &str = "# Install guide\n\nRun `cargo install tide` and you are 
 
 fn html_article(extra_head: &str, body: &str) -> String {
     format!(
-        "<!doctype html><html><head><title>Install guide | Docs</title>{extra_head}\
+        "<!doctype html><html><head><title>Install guide</title>{extra_head}\
          <meta name=\"description\" content=\"How to install tide\"></head><body>\
          <nav><a href=\"/\">Home</a></nav><article><h1>Install guide</h1>{body}</article>\
          <footer>Footer</footer></body></html>"
@@ -334,7 +334,7 @@ async fn a_github_repository_reads_its_readme() {
     assert_eq!(r.status, FetchStatus::Success, "{r:?}");
     assert_eq!(r.source, Some(FetchSource::Raw));
     assert_eq!(r.url, "https://github.com/tide-dev/tide/");
-    assert_eq!(r.content.as_deref(), Some("# Tide\n\nA library about tides."));
+    assert_eq!(r.content.as_deref(), Some("# Tide\n\nA library about tides.\n"));
     assert_eq!(
         (
             raw.hits("/tide-dev/tide/HEAD/README.md"),
@@ -348,7 +348,7 @@ async fn a_github_repository_reads_its_readme() {
         &FetchRequest::new("https://github.com/tide-dev/tide/tree/v2"),
     )
     .await;
-    assert_eq!(tree.content.as_deref(), Some("# Tide v2"), "{tree:?}");
+    assert_eq!(tree.content.as_deref(), Some("# Tide v2\n"), "{tree:?}");
 }
 
 #[tokio::test]
