@@ -501,7 +501,9 @@ mod tests {
     #[test]
     fn the_links_read_here_pass_the_pre_parse_test() {
         assert!(may_read_link(b" rel=CANONICAL href=/c"));
-        assert!(may_read_link(b" rel=alternate type=\"text/x-markdown\" href=/c"));
+        assert!(may_read_link(
+            b" rel=alternate type=\"text/x-markdown\" href=/c"
+        ));
         assert!(!may_read_link(b" rel=stylesheet href=a.css"));
         assert!(!may_read_link(b" rel=alternate type=application/atom+xml"));
     }

@@ -172,7 +172,11 @@ async fn the_user_agent_and_accept_headers_are_sent() {
     assert!(lines[0].contains("farsight/"));
     assert_eq!(lines[1], farsight_net::PAGE_ACCEPT);
     assert!(lines[1].starts_with("text/markdown, text/html;q=0.9"));
-    let robots = robots_accept.lock().unwrap().clone().expect("robots.txt asked for");
+    let robots = robots_accept
+        .lock()
+        .unwrap()
+        .clone()
+        .expect("robots.txt asked for");
     assert!(
         robots.starts_with("text/html,application/xhtml+xml"),
         "{robots}"

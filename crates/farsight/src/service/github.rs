@@ -146,7 +146,10 @@ mod tests {
             .collect();
         assert_eq!(map("https://github.com/o/r"), expected);
         assert_eq!(map("https://github.com/o/r/"), expected);
-        assert_eq!(map("https://github.com/o/r?tab=readme-ov-file#usage"), expected);
+        assert_eq!(
+            map("https://github.com/o/r?tab=readme-ov-file#usage"),
+            expected
+        );
     }
 
     #[test]
@@ -186,7 +189,10 @@ mod tests {
     #[test]
     fn the_raw_base_is_the_callers() {
         assert_eq!(
-            raw_candidates("https://github.com/o/r/blob/main/a.md", "http://127.0.0.1:9/"),
+            raw_candidates(
+                "https://github.com/o/r/blob/main/a.md",
+                "http://127.0.0.1:9/"
+            ),
             ["http://127.0.0.1:9/o/r/main/a.md"]
         );
     }

@@ -109,8 +109,7 @@ fn is_markdown(page: &Page) -> bool {
     }
     farsight_extract::is_markdown_type(&page.content_type)
         || (page.content_type == "text/plain"
-            && Url::parse(&page.url)
-                .is_ok_and(|u| u.path().to_ascii_lowercase().ends_with(".md")))
+            && Url::parse(&page.url).is_ok_and(|u| u.path().to_ascii_lowercase().ends_with(".md")))
 }
 
 /// Whether two URLs name the same document (fragments aside).
@@ -148,10 +147,18 @@ mod tests {
         let text = PageKind::Text;
         assert!(is_markdown(&page("https://e.x/a", "text/markdown", text)));
         assert!(is_markdown(&page("https://e.x/a", "text/x-markdown", text)));
-        assert!(is_markdown(&page("https://e.x/a.MD?v=1", "text/plain", text)));
+        assert!(is_markdown(&page(
+            "https://e.x/a.MD?v=1",
+            "text/plain",
+            text
+        )));
         assert!(!is_markdown(&page("https://e.x/a.txt", "text/plain", text)));
         assert!(!is_markdown(&page("https://e.x/a.md", "text/csv", text)));
-        assert!(!is_markdown(&page("https://e.x/a.md", "text/html", PageKind::Html)));
+        assert!(!is_markdown(&page(
+            "https://e.x/a.md",
+            "text/html",
+            PageKind::Html
+        )));
     }
 
     #[test]

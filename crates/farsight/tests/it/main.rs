@@ -10,9 +10,9 @@ mod fetch;
 mod first_run;
 #[cfg(unix)]
 mod http_abuse;
+mod markdown_source;
 mod mcp_http;
 mod mcp_schemas;
-mod markdown_source;
 mod mcp_stdio;
 mod search;
 mod search_support;

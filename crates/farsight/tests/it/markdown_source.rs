@@ -150,7 +150,11 @@ async fn a_server_that_answers_markdown_when_asked_is_read_as_markdown() {
     let second = fetch(&service, &req).await;
     assert_ne!(second.content, first.content);
     assert_eq!(second.source, Some(FetchSource::Markdown));
-    assert_eq!(site.hits("/guide"), 1, "later calls are served from the cache");
+    assert_eq!(
+        site.hits("/guide"),
+        1,
+        "later calls are served from the cache"
+    );
 }
 
 #[tokio::test]
@@ -207,7 +211,10 @@ async fn a_page_that_links_its_markdown_version_is_read_from_it() {
         Some("How to install tide")
     );
     let content = r.content.unwrap();
-    assert!(content.starts_with("# Install guide\n\nRun `cargo"), "{content}");
+    assert!(
+        content.starts_with("# Install guide\n\nRun `cargo"),
+        "{content}"
+    );
     assert!(!content.contains("HTML version"), "{content}");
     assert!(!content.contains("<script>"), "{content}");
     assert_eq!(
@@ -234,7 +241,11 @@ async fn a_page_that_links_its_markdown_version_is_read_from_it() {
     req.format = FetchFormat::Html;
     let html = fetch(&service, &req).await;
     assert_eq!(html.source, None);
-    assert!(html.content.unwrap().contains("<p>This is the HTML version"));
+    assert!(
+        html.content
+            .unwrap()
+            .contains("<p>This is the HTML version")
+    );
     assert_eq!(site.hits("/docs/guide.md"), 1, "not fetched for those");
 }
 
@@ -250,7 +261,9 @@ async fn an_alternate_that_fails_or_is_not_markdown_leaves_the_html_extraction()
         ("/html-alt/other", |_: &str| {
             (200, "text/html", with_alternate("/html-alt"))
         }),
-        ("/self", |_: &str| (200, "text/html", with_alternate("/self#md"))),
+        ("/self", |_: &str| {
+            (200, "text/html", with_alternate("/self#md"))
+        }),
     ])
     .await;
     let dir = tempfile::tempdir().unwrap();
@@ -330,11 +343,18 @@ async fn a_github_repository_reads_its_readme() {
     let dir = tempfile::tempdir().unwrap();
     let service = github_service(dir.path(), &raw);
 
-    let r = fetch(&service, &FetchRequest::new("https://github.com/tide-dev/tide/")).await;
+    let r = fetch(
+        &service,
+        &FetchRequest::new("https://github.com/tide-dev/tide/"),
+    )
+    .await;
     assert_eq!(r.status, FetchStatus::Success, "{r:?}");
     assert_eq!(r.source, Some(FetchSource::Raw));
     assert_eq!(r.url, "https://github.com/tide-dev/tide/");
-    assert_eq!(r.content.as_deref(), Some("# Tide\n\nA library about tides.\n"));
+    assert_eq!(
+        r.content.as_deref(),
+        Some("# Tide\n\nA library about tides.\n")
+    );
     assert_eq!(
         (
             raw.hits("/tide-dev/tide/HEAD/README.md"),
@@ -357,11 +377,19 @@ async fn a_github_page_without_a_raw_file_falls_back_to_the_page() {
     let dir = tempfile::tempdir().unwrap();
     let service = github_service(dir.path(), &raw);
 
-    let r = fetch(&service, &FetchRequest::new("https://github.com/tide-dev/none")).await;
+    let r = fetch(
+        &service,
+        &FetchRequest::new("https://github.com/tide-dev/none"),
+    )
+    .await;
     // Every README name was tried, then the page itself: refused here by
     // the test's guard, which shows it was asked for.
     for name in ["README.md", "readme.md", "README.rst", "README"] {
-        assert_eq!(raw.hits(&format!("/tide-dev/none/HEAD/{name}")), 1, "{name}");
+        assert_eq!(
+            raw.hits(&format!("/tide-dev/none/HEAD/{name}")),
+            1,
+            "{name}"
+        );
     }
     assert_eq!(r.status, FetchStatus::Error, "{r:?}");
     assert_eq!(r.error_kind, Some(ErrorKind::BlockedUrl));
