@@ -231,6 +231,14 @@ async fn a_page_that_links_its_markdown_version_is_read_from_it() {
         (1, 1)
     );
 
+    // Structured data is the HTML page's, and no note says the page has none.
+    let mut req = FetchRequest::new(&url);
+    req.include_structured_data = true;
+    let with_data = fetch(&service, &req).await;
+    assert_eq!(with_data.source, Some(FetchSource::Alternate));
+    assert!(with_data.structured_data.is_some(), "{with_data:?}");
+    assert_eq!(with_data.message, None);
+
     // The page's HTML is asked for: a selector, or format html.
     let mut req = FetchRequest::new(&url);
     req.selector = Some("article p".to_owned());
