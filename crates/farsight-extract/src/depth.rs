@@ -205,10 +205,13 @@ impl<'a> Sim<'a> {
                         return;
                     }
                     i = close;
-                    // Style sheets, icons, preloads: only the canonical
-                    // link is read (metadata.rs); the rest are nodes for
+                    // Style sheets, icons, preloads: only the links
+                    // metadata.rs reads are kept; the rest are nodes for
                     // nothing. Void, so no end tag to follow.
-                    if self.elide && &*name == "link" && !is_canonical(&bytes[end..close]) {
+                    if self.elide
+                        && &*name == "link"
+                        && !crate::metadata::may_read_link(&bytes[end..close])
+                    {
                         self.skip(lt, close);
                         continue;
                     }
@@ -753,13 +756,6 @@ fn droppable_attr(attr: &[u8]) -> bool {
 /// tag of 500,000 attributes took a minute (issue 11); real elements carry
 /// a few dozen at most.
 const MAX_ATTRIBUTES: usize = 128;
-
-/// Whether a `<link>` tag's attributes (`attrs`) say `rel=canonical`.
-fn is_canonical(attrs: &[u8]) -> bool {
-    attrs
-        .windows(9)
-        .any(|w| w.eq_ignore_ascii_case(b"canonical"))
-}
 
 /// Index just past the next `>` at or after `from`.
 pub(crate) fn find_gt(bytes: &[u8], from: usize) -> usize {
@@ -1465,15 +1461,19 @@ mod tests {
     }
 
     #[test]
-    fn prepare_drops_links_but_the_canonical_and_keeps_noscript() {
+    fn prepare_drops_links_but_the_canonical_and_markdown_and_keeps_noscript() {
         // `<noscript>` stays: some sites serve their whole content there
-        // (clean.rs decides whether it is shown).
+        // (clean.rs decides whether it is shown). The Markdown alternate
+        // stays for web_fetch to follow (issue 13).
         let html = "<head><link rel=stylesheet href=a.css><LINK REL=\"Canonical\" href=/c>\
+                    <link rel=alternate type=\"text/markdown\" href=/c.md>\
+                    <link rel=alternate type=application/rss+xml href=/feed>\
                     <link rel=icon href=i.png /></head><body><noscript><img src=x>\
                     <div>y</div></noscript><p>z</p></body>";
         assert_eq!(
             prepare(html, MAX_DEPTH, false),
-            "<head><LINK REL=\"Canonical\" href=/c></head>\
+            "<head><LINK REL=\"Canonical\" href=/c>\
+             <link rel=alternate type=\"text/markdown\" href=/c.md></head>\
              <body><noscript><img src=x><div>y</div></noscript><p>z</p></body>"
         );
         // Depth capping alone keeps them: it changes nothing but depth.

@@ -136,6 +136,10 @@ pub struct Metadata {
     /// The site a feed belongs to (its `<link>`); pages leave it empty.
     #[serde(default)]
     pub site_url: Option<String>,
+    /// The page's own Markdown version, absolute http(s): the `href` of its
+    /// `<link rel="alternate" type="text/markdown">` (or `text/x-markdown`).
+    #[serde(default)]
+    pub markdown_url: Option<String>,
 }
 
 /// Why an answer holds little or nothing of its page (see

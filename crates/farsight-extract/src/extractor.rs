@@ -43,6 +43,10 @@ fn extract_within(html: &str, options: &ExtractOptions, deadline: &Deadline) -> 
         structured_data: facts.structured_data.take(),
         ..Document::default()
     };
+    out.metadata.markdown_url = facts
+        .markdown_href
+        .as_deref()
+        .and_then(|href| resolver.http(href));
 
     let body_text = dom.body().map(|b| b.text().to_string()).unwrap_or_default();
     let signals = paywall::Signals {

@@ -189,6 +189,7 @@ fn document(feed: Feed, base_url: Option<&str>, text: bool) -> Document {
             language: feed.language,
             canonical_url: None,
             site_url,
+            markdown_url: None,
         },
         links,
         ..Document::default()

@@ -69,7 +69,7 @@ pub use structured::{
     Article, BreadcrumbList, Crumb, Event, Faq, FaqPage, Offer, Organization, Person, Product,
     Rating, Recipe, StructuredData, StructuredItem, VideoObject,
 };
-pub use text_kinds::{TextDocument, TextKind, read_text};
+pub use text_kinds::{TextDocument, TextKind, is_markdown_type, read_text};
 
 /// The depth the pre-parse pass caps elements at, for its fuzz target.
 #[doc(hidden)]

@@ -32,6 +32,9 @@ pub(crate) struct PageFacts {
     pub article_body: Option<String>,
     /// `<base href>`.
     pub base_href: Option<String>,
+    /// The `href` of `<link rel="alternate" type="text/markdown">` (or
+    /// `text/x-markdown`): the page's own Markdown version, as written.
+    pub markdown_href: Option<String>,
     /// The text of the page's only `<h1>` (none when it has several).
     pub h1: Option<String>,
     /// The page says it is an article (`og:type`, JSON-LD `@type`): its
@@ -84,6 +87,7 @@ pub(crate) fn read(doc: &Document, structured: bool) -> PageFacts {
     let mut collector = structured.then(Collector::default);
     let mut meta: Vec<(String, String)> = Vec::new();
     let mut canonical = None;
+    let mut markdown_href = None;
     let mut base_href = None;
     let mut html_lang = None;
     let mut title_tag = None;
@@ -138,6 +142,15 @@ pub(crate) fn read(doc: &Document, structured: bool) -> PageFacts {
                 let rel = n.attr("rel").unwrap_or_default().to_ascii_lowercase();
                 if canonical.is_none() && rel.split_whitespace().any(|r| r == "canonical") {
                     canonical = n.attr("href").map(|s| s.trim().to_string());
+                }
+                if markdown_href.is_none()
+                    && rel.split_whitespace().any(|r| r == "alternate")
+                    && crate::is_markdown_type(&n.attr("type").unwrap_or_default())
+                {
+                    markdown_href = n
+                        .attr("href")
+                        .map(|s| s.trim().to_string())
+                        .filter(|h| !h.is_empty());
                 }
             }
             "base" if base_href.is_none() => base_href = n.attr("href").map(|s| s.to_string()),
@@ -241,11 +254,14 @@ pub(crate) fn read(doc: &Document, structured: bool) -> PageFacts {
             language,
             canonical_url,
             site_url: None,
+            // Made absolute by the extractor, from `markdown_href`.
+            markdown_url: None,
         },
         title,
         not_free: ld.not_free,
         article_body: ld.body,
         base_href,
+        markdown_href,
         h1: first_h1.filter(|_| h1s == 1),
         is_article,
         is_product,
@@ -253,6 +269,19 @@ pub(crate) fn read(doc: &Document, structured: bool) -> PageFacts {
         paywall_marker,
         structured_data: collector.map(|c| c.finish(&meta)),
     }
+}
+
+/// The words a `<link>` this module reads has among its attributes: `rel`
+/// `canonical`, and `type` `text/markdown` or `text/x-markdown` of a
+/// Markdown alternate. The pre-parse pass (`depth.rs`) drops every other
+/// `<link>` (style sheets, icons, preloads: nodes for nothing) by this test,
+/// so a link read here must pass it.
+pub(crate) fn may_read_link(attrs: &[u8]) -> bool {
+    [&b"canonical"[..], b"markdown"].iter().any(|word| {
+        attrs
+            .windows(word.len())
+            .any(|w| w.eq_ignore_ascii_case(word))
+    })
 }
 
 fn in_svg(n: &NodeRef<'_>) -> bool {
@@ -438,6 +467,45 @@ mod tests {
         assert_eq!(date_in("31 February 2023"), None);
         assert_eq!(date_in("2023-02-29"), None);
         assert_eq!(date_in("2024-02-29").as_deref(), Some("2024-02-29"));
+    }
+
+    fn markdown_href(html: &str) -> Option<String> {
+        read(&crate::parse::parse(html), false).markdown_href
+    }
+
+    #[test]
+    fn the_markdown_alternate_is_read_by_rel_and_type() {
+        assert_eq!(
+            markdown_href(
+                "<head><link rel=\"alternate\" type=\"text/markdown\" href=\" /doc.md \"></head>"
+            )
+            .as_deref(),
+            Some("/doc.md")
+        );
+        assert_eq!(
+            markdown_href(
+                "<link rel=\"Alternate nofollow\" type=\"text/x-markdown; charset=utf-8\" href=a.md>"
+            )
+            .as_deref(),
+            Some("a.md")
+        );
+        for other in [
+            "<link rel=alternate type=application/rss+xml href=/feed>",
+            "<link rel=stylesheet type=text/markdown href=/x.md>",
+            "<link rel=alternate type=text/markdown href=\"\">",
+        ] {
+            assert_eq!(markdown_href(other), None, "{other}");
+        }
+    }
+
+    #[test]
+    fn the_links_read_here_pass_the_pre_parse_test() {
+        assert!(may_read_link(b" rel=CANONICAL href=/c"));
+        assert!(may_read_link(
+            b" rel=alternate type=\"text/x-markdown\" href=/c"
+        ));
+        assert!(!may_read_link(b" rel=stylesheet href=a.css"));
+        assert!(!may_read_link(b" rel=alternate type=application/atom+xml"));
     }
 
     #[test]

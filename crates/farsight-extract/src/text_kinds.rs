@@ -71,7 +71,7 @@ pub fn read_text(body: &str, essence: &str, options: &ExtractOptions) -> TextDoc
             None => as_is(TextKind::Plain),
         };
     }
-    let is_markdown = matches!(essence, "text/markdown" | "text/x-markdown")
+    let is_markdown = is_markdown_type(essence)
         || (generic && matches!(extension.as_deref(), Some("md" | "markdown" | "mdown")));
     if is_markdown {
         return TextDocument {
@@ -97,6 +97,13 @@ pub fn read_text(body: &str, essence: &str, options: &ExtractOptions) -> TextDoc
         };
     }
     as_is(TextKind::Plain)
+}
+
+/// Whether a media type is Markdown's: `text/markdown` (RFC 7763) or the
+/// older `text/x-markdown`, in any case, with or without parameters.
+pub fn is_markdown_type(media_type: &str) -> bool {
+    let essence = media_type.split(';').next().unwrap_or_default().trim();
+    essence.eq_ignore_ascii_case("text/markdown") || essence.eq_ignore_ascii_case("text/x-markdown")
 }
 
 /// The lower-case extension of the URL's file name, if it has one.

@@ -52,7 +52,13 @@ impl Resolver {
 
     /// An image source: absolute http(s) only (no `data:` blobs).
     pub(crate) fn image(&self, src: &str) -> Option<String> {
-        let url = self.resolve(src)?;
+        self.http(src)
+    }
+
+    /// A reference as an absolute http(s) URL, the only kind farsight
+    /// fetches.
+    pub(crate) fn http(&self, reference: &str) -> Option<String> {
+        let url = self.resolve(reference)?;
         matches!(url.scheme(), "http" | "https").then(|| url.to_string())
     }
 }

@@ -35,8 +35,16 @@ pub const DEFAULT_USER_AGENT: &str = concat!(
 /// since reqwest's decoder fails on the raw deflate some servers send.
 const ACCEPT_ENCODING: &str = "gzip, deflate, br";
 
+/// The client's default `Accept`, which robots.txt requests send: what
+/// they always sent (a site may vary robots.txt on it).
 const ACCEPT: &str =
     "text/html,application/xhtml+xml,application/xml;q=0.9,text/plain;q=0.9,*/*;q=0.8";
+/// The `Accept` of page requests: Markdown first, because a site that keeps
+/// its pages as Markdown (documentation sites increasingly do) then sends
+/// the author's text instead of HTML to extract it from; HTML just below,
+/// so every other site answers as it does for a browser (issue 13).
+pub const PAGE_ACCEPT: &str =
+    "text/markdown, text/html;q=0.9, application/xhtml+xml;q=0.9, */*;q=0.8";
 const PAGE_NAMESPACE: &str = "page";
 
 /// Downloads web pages safely: the URL policy and SSRF guard, robots.txt,
@@ -427,6 +435,7 @@ impl Fetcher {
             let resp = inner
                 .client
                 .get(url.clone())
+                .header(header::ACCEPT, PAGE_ACCEPT)
                 .send()
                 .await
                 .map_err(|e| send_error(&e, &url))?;

@@ -82,7 +82,7 @@ pub use cache_error::{CacheError, CacheErrorKind};
 pub use cache_store::{CacheInfo, Cleared, NamespaceInfo};
 pub use domain::{domain_matches, normalize_domain};
 pub use error::{Error, ErrorKind};
-pub use fetcher::{DEFAULT_USER_AGENT, Fetcher, FetcherBuilder};
+pub use fetcher::{DEFAULT_USER_AGENT, Fetcher, FetcherBuilder, PAGE_ACCEPT};
 pub use normalize::normalize_url;
 pub use page::{FetchOptions, Page, PageKind};
 pub use resolver::unresolved_host;

@@ -36,5 +36,5 @@ pub use farsight_search::{
 };
 pub use service::{
     CallOptions, DEFAULT_MAX_CONTENT_TOKENS, FetchFormat, FetchLink, FetchMetadata, FetchRequest,
-    FetchResponse, FetchStatus, Service, extract_document,
+    FetchResponse, FetchSource, FetchStatus, Service, extract_document,
 };

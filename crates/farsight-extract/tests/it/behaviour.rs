@@ -21,6 +21,39 @@ fn metadata_sources_disagree_json_ld_wins() {
     assert_eq!(doc.title.as_deref(), Some("LD headline"));
 }
 
+// Issue 13: a page's Markdown version survives the pre-parse pass that drops
+// most `<link>`s, and comes out absolute (against `<base href>` too), http(s)
+// only.
+#[test]
+fn the_markdown_alternate_comes_out_absolute() {
+    let markdown_url = |head: &str| {
+        let html = format!(
+            "<html><head>{head}<link rel=stylesheet href=/s.css></head><body><article>\
+             <h1>Guide</h1><p>{}</p></article></body></html>",
+            "Enough words in a paragraph to make it the content of the page. ".repeat(6)
+        );
+        let options = ExtractOptions::new(Format::Markdown).base_url("https://docs.example/guide/");
+        extract(&html, &options).metadata.markdown_url
+    };
+    assert_eq!(
+        markdown_url("<link rel=alternate type=text/markdown href=index.md>").as_deref(),
+        Some("https://docs.example/guide/index.md")
+    );
+    assert_eq!(
+        markdown_url(
+            "<base href=\"https://cdn.example/v2/\">\
+             <link rel=alternate type=text/x-markdown href=guide.md>"
+        )
+        .as_deref(),
+        Some("https://cdn.example/v2/guide.md")
+    );
+    assert_eq!(
+        markdown_url("<link rel=alternate type=text/markdown href=\"javascript:alert(1)\">"),
+        None
+    );
+    assert_eq!(markdown_url(""), None);
+}
+
 // Issue 10: "Summary of 3 April 2023" was read as 2023-03-03 (the month
 // picked out of "Summary"), and 31 February passed as a date.
 #[test]

@@ -125,9 +125,23 @@ fn bad_settings_fail_the_build() {
     );
 }
 
+/// Pages are asked for as Markdown first, HTML just below (issue 13);
+/// robots.txt keeps the `Accept` it always had.
 #[tokio::test]
 async fn the_user_agent_and_accept_headers_are_sent() {
+    let robots_accept: std::sync::Arc<std::sync::Mutex<Option<String>>> = Default::default();
+    let seen = robots_accept.clone();
     let app = Router::new().route(
+        "/robots.txt",
+        get(move |headers: HeaderMap| async move {
+            *seen.lock().unwrap() = headers
+                .get(header::ACCEPT)
+                .and_then(|v| v.to_str().ok())
+                .map(str::to_owned);
+            (StatusCode::NOT_FOUND, "")
+        }),
+    );
+    let app = app.route(
         "/",
         get(|headers: HeaderMap| async move {
             let h = |n: header::HeaderName| {
@@ -156,7 +170,17 @@ async fn the_user_agent_and_accept_headers_are_sent() {
     let lines: Vec<&str> = page.text.lines().collect();
     assert_eq!(lines[0], farsight_net::DEFAULT_USER_AGENT);
     assert!(lines[0].contains("farsight/"));
-    assert!(lines[1].starts_with("text/html,application/xhtml+xml"));
+    assert_eq!(lines[1], farsight_net::PAGE_ACCEPT);
+    assert!(lines[1].starts_with("text/markdown, text/html;q=0.9"));
+    let robots = robots_accept
+        .lock()
+        .unwrap()
+        .clone()
+        .expect("robots.txt asked for");
+    assert!(
+        robots.starts_with("text/html,application/xhtml+xml"),
+        "{robots}"
+    );
     assert!(
         lines[2].contains("gzip") && lines[2].contains("br"),
         "{}",

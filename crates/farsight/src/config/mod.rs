@@ -69,6 +69,10 @@ pub struct FetchConfig {
     pub allow_private_networks: bool,
     /// Hosts or CIDRs let through the private-network guard.
     pub allow_hosts: Vec<String>,
+    /// Where GitHub's raw files are read from (`github.com/O/R/blob/...`
+    /// and repository front pages, issue 13). Not a setting users write:
+    /// tests point it at a local server, as they do providers' base URLs.
+    pub github_raw_base: String,
 }
 
 /// `[cache]`
@@ -177,6 +181,7 @@ impl Default for FetchConfig {
             blocked_domains: Vec::new(),
             allow_private_networks: false,
             allow_hosts: Vec::new(),
+            github_raw_base: "https://raw.githubusercontent.com".to_owned(),
         }
     }
 }

@@ -157,7 +157,18 @@ async fn read_page(
             };
             documents.extract(page.text, options).await.content
         }
-        PageKind::Text => page.text,
+        // Read as web_fetch reads it: since pages are asked for as Markdown
+        // first (issue 13), a server's Markdown arrives here, and its raw
+        // HTML must go as it does there.
+        PageKind::Text => {
+            let options = ExtractOptions::new(Format::Markdown)
+                .base_url(page.url.clone())
+                .deadline(super::extract::extraction_deadline(deadline.into_std()));
+            super::extract::read_text_document(page.text, page.content_type, options)
+                .await
+                .document
+                .content
+        }
         // A PDF or Office document among the results: read like web_fetch
         // reads it (the fetcher has applied [fetch].max_document_bytes).
         PageKind::Document => {

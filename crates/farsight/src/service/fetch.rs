@@ -3,13 +3,16 @@
 use std::time::Instant;
 
 use farsight_extract::{Document, ExtractOptions, Shortfall, TextDocument, TextKind};
-use farsight_net::{FetchOptions, Page, PageKind};
+use farsight_net::{FetchOptions, Fetcher, Page, PageKind};
 use farsight_search::ErrorKind;
 
 use super::document::DocumentReader;
 use super::extract::{extract_document, extraction_deadline, read_text_document};
 use super::extracted::DocumentCache;
-use super::model::{FetchLink, FetchMetadata, FetchRequest, FetchResponse, FetchStatus};
+use super::markdown_source;
+use super::model::{
+    FetchLink, FetchMetadata, FetchRequest, FetchResponse, FetchSource, FetchStatus,
+};
 use super::window::window;
 use super::{CallOptions, Service};
 
@@ -41,7 +44,21 @@ impl Service {
         // fetch timeout.
         let call_deadline = Instant::now() + self.inner.config.fetch.timeout;
         let fetch_options = FetchOptions::new().bypass_cache(options.bypass_cache);
-        match fetcher.fetch(&request.url, &fetch_options).await {
+        // GitHub's file and repository pages: the raw file, when it answers.
+        let raw = markdown_source::github_raw(
+            fetcher,
+            &request.url,
+            &self.inner.config.fetch.github_raw_base,
+            &fetch_options,
+            super::extract::extraction_deadline(call_deadline),
+        )
+        .await;
+        let from_raw = raw.is_some();
+        let fetched = match raw {
+            Some(page) => Ok(page),
+            None => fetcher.fetch(&request.url, &fetch_options).await,
+        };
+        match fetched {
             Ok(page) => {
                 tracing::debug!(url = %page.url, from_cache = page.from_cache, bytes = page.text.len(), "fetched");
                 let documents = DocumentCache {
@@ -56,7 +73,15 @@ impl Service {
                     max_bytes: self.inner.config.fetch.max_document_bytes,
                     max_pages: self.inner.config.fetch.max_document_pages,
                 };
-                page_response(page, request, &documents, &readers, call_deadline).await
+                let mut answer =
+                    page_response(page, request, fetcher, &documents, &readers, call_deadline)
+                        .await;
+                if from_raw && !answer.is_error() {
+                    // The user's URL, read from its raw file.
+                    answer.url.clone_from(&request.url);
+                    answer.source = Some(FetchSource::Raw);
+                }
+                answer
             }
             Err(e) => net_error_response(&request.url, &e),
         }
@@ -69,6 +94,7 @@ impl Service {
 async fn page_response(
     page: Page,
     request: &FetchRequest,
+    fetcher: &Fetcher,
     documents: &DocumentCache<'_>,
     readers: &DocumentReader<'_>,
     call_deadline: Instant,
@@ -88,15 +114,60 @@ async fn page_response(
             let options = extract_options(request, Some(&page.url))
                 .deadline(extraction_deadline(call_deadline));
             let doc = documents.extract(page.text, options).await;
+            let deadline = extraction_deadline(call_deadline);
+            if let Some(markdown) = markdown_source::alternate(
+                fetcher,
+                &page.url,
+                &doc,
+                request,
+                documents.bypass,
+                deadline,
+            )
+            .await
+            {
+                return alternate_response(page.url, markdown, doc, request, call_deadline).await;
+            }
             document_response(page.url, doc, request, page.truncated)
         }
-        PageKind::Text => {
-            let options = extract_options(request, Some(&page.url))
-                .deadline(extraction_deadline(call_deadline));
-            let read = read_text_document(page.text, page.content_type, options).await;
-            text_response(page.url, read, request, page.truncated)
-        }
+        PageKind::Text => text_page_response(page, request, call_deadline).await,
     }
+}
+
+/// The answer for a page that is text (Markdown, a feed, JSON, code...).
+async fn text_page_response(
+    page: Page,
+    request: &FetchRequest,
+    call_deadline: Instant,
+) -> FetchResponse {
+    let options =
+        extract_options(request, Some(&page.url)).deadline(extraction_deadline(call_deadline));
+    let read = read_text_document(page.text, page.content_type, options).await;
+    text_response(page.url, read, request, page.truncated)
+}
+
+/// The answer for an HTML page at `url` read from the Markdown version it
+/// links to: that Markdown, with the page's title and metadata (and its
+/// structured data, which is the HTML page's).
+async fn alternate_response(
+    url: String,
+    markdown: Page,
+    doc: Document,
+    request: &FetchRequest,
+    call_deadline: Instant,
+) -> FetchResponse {
+    let text_request = FetchRequest {
+        include_structured_data: false,
+        ..request.clone()
+    };
+    let mut answer = text_page_response(markdown, &text_request, call_deadline).await;
+    answer.url = url;
+    answer.source = Some(FetchSource::Alternate);
+    answer.title = doc.title;
+    answer.metadata = Some(fetch_metadata(doc.metadata));
+    if request.include_structured_data {
+        answer.structured_data = Some(structured_value(doc.structured_data));
+    }
+    answer
 }
 
 /// Extraction of local HTML (`farsight extract`): the same answer as for a
@@ -321,6 +392,9 @@ fn text_response(
         &mut status,
         &mut notes,
     );
+    if read.kind == TextKind::Markdown {
+        response.source = Some(FetchSource::Markdown);
+    }
     if read.kind == TextKind::Feed {
         response.title = doc.title;
         response.metadata = Some(fetch_metadata(doc.metadata));

@@ -7,6 +7,8 @@ mod extract;
 mod extracted;
 mod fetch;
 mod focus;
+mod github;
+mod markdown_source;
 mod model;
 mod search;
 mod window;
@@ -21,7 +23,9 @@ use crate::config::Config;
 pub(crate) use document::is_document;
 pub use extract::extract_document;
 pub(crate) use fetch::{html_response, local_document_response};
-pub use model::{FetchFormat, FetchLink, FetchMetadata, FetchRequest, FetchResponse, FetchStatus};
+pub use model::{
+    FetchFormat, FetchLink, FetchMetadata, FetchRequest, FetchResponse, FetchSource, FetchStatus,
+};
 pub use search::DEFAULT_MAX_CONTENT_TOKENS;
 
 /// The long-lived handle behind every tool: cheap to clone (an `Arc` inside),

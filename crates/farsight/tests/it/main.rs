@@ -10,6 +10,7 @@ mod fetch;
 mod first_run;
 #[cfg(unix)]
 mod http_abuse;
+mod markdown_source;
 mod mcp_http;
 mod mcp_schemas;
 mod mcp_stdio;
