@@ -48,7 +48,11 @@ pub(crate) fn remove_hidden(doc: &Document) -> usize {
             continue;
         }
         // Comments carry no content and confuse text density.
-        if n.is_comment() || (n.is_element() && (is_hidden(&n) || notices.is_named_notice(&n))) {
+        let hidden = if n.is_element() { hiding(&n) } else { None };
+        if n.is_comment()
+            || hidden == Some(Hiding::Always)
+            || (n.is_element() && notices.is_named_notice(&n))
+        {
             doomed.push(n);
             skip_until = Some(following(&n));
             continue;
@@ -59,7 +63,7 @@ pub(crate) fn remove_hidden(doc: &Document) -> usize {
             if font_size(&style) == Some(Size::Zero) {
                 zero_font.push(n);
             }
-            if style_waits(&style) {
+            if hidden == Some(Hiding::ByStyle) || style_waits(&style) {
                 waiting.push(n);
             }
         }
@@ -215,14 +219,27 @@ pub(crate) fn visible_class(class: &str) -> Option<String> {
     (kept.len() != tokens.len()).then(|| kept.join(" "))
 }
 
-fn is_hidden(n: &NodeRef<'_>) -> bool {
+/// How an element is hidden, when it is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Hiding {
+    /// By what it is or says of itself (a script, a form field, `hidden`,
+    /// `aria-hidden`): it goes.
+    Always,
+    /// By its inline style alone (`display:none`): scripts show such
+    /// elements too, so it waits like `visibility:hidden` (see
+    /// [`PAGE_SHARE`]). Shopify's page-lock apps wrap the whole page in
+    /// one until a script decides.
+    ByStyle,
+}
+
+fn hiding(n: &NodeRef<'_>) -> Option<Hiding> {
     // One look at the name and attributes, borrowed, not cloned.
-    n.query_or(false, |node| {
+    n.query_or(None, |node| {
         let NodeData::Element(el) = &node.data else {
-            return false;
+            return None;
         };
         if &*el.name.local == "button" {
-            return !is_disclosure(n, el);
+            return (!is_disclosure(n, el)).then_some(Hiding::Always);
         }
         if matches!(
             &*el.name.local,
@@ -242,15 +259,24 @@ fn is_hidden(n: &NodeRef<'_>) -> bool {
         ) {
             // JSON-LD stays: metadata reads it before this runs, but keep
             // it harmlessly out of the content anyway.
-            return true;
+            return Some(Hiding::Always);
         }
-        el.attrs.iter().any(|a| match &*a.name.local {
+        let mut by_style = false;
+        let always = el.attrs.iter().any(|a| match &*a.name.local {
             "hidden" => true,
             "aria-hidden" => a.value.trim().eq_ignore_ascii_case("true"),
             "type" => a.value.trim().eq_ignore_ascii_case("hidden"),
-            "style" => style_hides(&a.value),
+            "style" => {
+                by_style = style_hides(&a.value);
+                false
+            }
             _ => false,
-        })
+        });
+        if always {
+            Some(Hiding::Always)
+        } else {
+            by_style.then_some(Hiding::ByStyle)
+        }
     })
 }
 

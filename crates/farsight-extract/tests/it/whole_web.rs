@@ -99,3 +99,24 @@ fn a_page_hidden_until_its_scripts_run_is_read() {
         assert!(!out.contains("Copied to clipboard"), "{out}");
     }
 }
+
+// A page-lock app (Shopify's password and age gates) wraps the whole page
+// in `display:none` until a script decides: holding most of the page's
+// text, the wrapper is the page. A small `display:none` modal and a
+// collapsed size chart stay hidden.
+#[test]
+fn a_page_locked_until_its_scripts_run_is_read() {
+    for format in [Format::Text, Format::Markdown] {
+        let out = run("locked-until-scripts.html", format).content;
+        for kept in [
+            "Poured in a sand mould and seasoned twice",
+            "the flat base works on gas, electric and induction",
+            "Never leave it to soak",
+        ] {
+            assert!(out.contains(kept), "{format:?}: {kept:?} missing: {out}");
+        }
+        for gone in ["Sign up for our newsletter", "Size chart"] {
+            assert!(!out.contains(gone), "{format:?}: {gone:?} kept: {out}");
+        }
+    }
+}
