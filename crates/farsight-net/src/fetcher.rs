@@ -322,6 +322,14 @@ impl Fetcher {
     ///
     /// # Errors
     ///
+    /// Whether the guard lets `url` through as written (scheme, blocked
+    /// domains, addresses as written), without sending anything. A caller
+    /// that reads a URL from somewhere else asks this first, so a blocked
+    /// page is not read through another host (GitHub's raw files).
+    pub fn check_url(&self, url: &str) -> Result<(), Error> {
+        self.inner.guard.check_url(url).map(|_| ())
+    }
+
     /// Every failure is an [`Error`] with a kind, a message and usually a
     /// suggestion: a refused URL (`InvalidUrl`, `BlockedUrl`), robots.txt
     /// (`RobotsDisallowed`), an HTTP error status (`HttpStatus`, with

@@ -45,14 +45,21 @@ impl Service {
         let call_deadline = Instant::now() + self.inner.config.fetch.timeout;
         let fetch_options = FetchOptions::new().bypass_cache(options.bypass_cache);
         // GitHub's file and repository pages: the raw file, when it answers.
-        let raw = markdown_source::github_raw(
-            fetcher,
-            &request.url,
-            &self.inner.config.fetch.github_raw_base,
-            &fetch_options,
-            super::extract::extraction_deadline(call_deadline),
-        )
-        .await;
+        // Not for a URL the guard refuses: a blocked github.com stays
+        // blocked, and the fetch below says why.
+        let allowed = fetcher.check_url(&request.url).is_ok();
+        let raw = if !allowed {
+            None
+        } else {
+            markdown_source::github_raw(
+                fetcher,
+                &request.url,
+                &self.inner.config.fetch.github_raw_base,
+                &fetch_options,
+                super::extract::extraction_deadline(call_deadline),
+            )
+            .await
+        };
         let from_raw = raw.is_some();
         let fetched = match raw {
             Some(page) => Ok(page),

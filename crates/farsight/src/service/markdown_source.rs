@@ -167,4 +167,60 @@ mod tests {
         assert!(!same_document("https://e.x/a.md", "https://e.x/a"));
         assert!(!same_document("nonsense", "nonsense"));
     }
+
+    /// Every README name is asked for in order, then `None` (the caller
+    /// fetches the page itself); a name that answers ends the search.
+    #[tokio::test]
+    async fn a_repository_without_a_readme_tries_every_name_then_gives_up() {
+        use std::sync::{Arc, Mutex};
+        let asked: Arc<Mutex<Vec<String>>> = Arc::default();
+        let log = asked.clone();
+        let app = axum::Router::new().fallback(move |uri: axum::http::Uri| {
+            let log = log.clone();
+            async move {
+                log.lock().unwrap().push(uri.path().to_owned());
+                if uri.path() == "/o/found/HEAD/README.rst" {
+                    (axum::http::StatusCode::OK, "Found\n=====\n")
+                } else {
+                    (axum::http::StatusCode::NOT_FOUND, "")
+                }
+            }
+        });
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let base = format!("http://{}", listener.local_addr().unwrap());
+        tokio::spawn(async move { axum::serve(listener, app).await });
+        let fetcher = Fetcher::builder()
+            .allow_hosts(vec!["127.0.0.1".to_owned()])
+            .respect_robots_txt(false)
+            .build()
+            .unwrap();
+        let deadline = Instant::now() + std::time::Duration::from_secs(10);
+        let options = FetchOptions::new();
+
+        let none = github_raw(
+            &fetcher,
+            "https://github.com/o/none",
+            &base,
+            &options,
+            deadline,
+        )
+        .await;
+        assert!(none.is_none());
+        let names = ["README.md", "readme.md", "README.rst", "README"];
+        let expected: Vec<String> = names.iter().map(|n| format!("/o/none/HEAD/{n}")).collect();
+        assert_eq!(*asked.lock().unwrap(), expected);
+
+        asked.lock().unwrap().clear();
+        let found = github_raw(
+            &fetcher,
+            "https://github.com/o/found",
+            &base,
+            &options,
+            deadline,
+        )
+        .await
+        .expect("the third name answers");
+        assert!(found.text.starts_with("Found"));
+        assert_eq!(asked.lock().unwrap().len(), 3);
+    }
 }

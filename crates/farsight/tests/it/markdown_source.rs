@@ -317,12 +317,14 @@ async fn raw_server() -> Site {
     .await
 }
 
-fn github_service(dir: &std::path::Path, raw: &Site) -> Service {
+/// The raw files come from `raw`. Every test here reads a URL whose raw
+/// file answers, or has github.com blocked: nothing reaches the internet.
+fn github_service(dir: &std::path::Path, raw: &Site, blocked: bool) -> Service {
     let mut config = config(dir);
     config.fetch.github_raw_base = raw.base.clone();
-    // The fallback to the page itself must not reach the internet: the
-    // guard refuses github.com before anything is sent.
-    config.fetch.blocked_domains = vec!["github.com".to_owned()];
+    if blocked {
+        config.fetch.blocked_domains = vec!["github.com".to_owned()];
+    }
     Service::new(config).unwrap()
 }
 
@@ -330,7 +332,7 @@ fn github_service(dir: &std::path::Path, raw: &Site) -> Service {
 async fn a_github_file_page_reads_the_raw_file() {
     let raw = raw_server().await;
     let dir = tempfile::tempdir().unwrap();
-    let service = github_service(dir.path(), &raw);
+    let service = github_service(dir.path(), &raw, false);
     let url = "https://github.com/tide-dev/tide/blob/main/src/lib.rs?plain=1#L2";
 
     let r = fetch(&service, &FetchRequest::new(url)).await;
@@ -349,7 +351,7 @@ async fn a_github_file_page_reads_the_raw_file() {
 async fn a_github_repository_reads_its_readme() {
     let raw = raw_server().await;
     let dir = tempfile::tempdir().unwrap();
-    let service = github_service(dir.path(), &raw);
+    let service = github_service(dir.path(), &raw, false);
 
     let r = fetch(
         &service,
@@ -379,36 +381,24 @@ async fn a_github_repository_reads_its_readme() {
     assert_eq!(tree.content.as_deref(), Some("# Tide v2\n"), "{tree:?}");
 }
 
+// A blocked github.com stays blocked: its pages are not read through the
+// raw host instead. (Which README names are tried before the page itself is
+// fetched: `markdown_source.rs`'s unit test, which needs no github.com.)
 #[tokio::test]
-async fn a_github_page_without_a_raw_file_falls_back_to_the_page() {
+async fn a_blocked_github_is_not_read_through_its_raw_files() {
     let raw = raw_server().await;
     let dir = tempfile::tempdir().unwrap();
-    let service = github_service(dir.path(), &raw);
+    let service = github_service(dir.path(), &raw, true);
 
-    let r = fetch(
-        &service,
-        &FetchRequest::new("https://github.com/tide-dev/none"),
-    )
-    .await;
-    // Every README name was tried, then the page itself: refused here by
-    // the test's guard, which shows it was asked for.
-    for name in ["README.md", "readme.md", "README.rst", "README"] {
-        assert_eq!(
-            raw.hits(&format!("/tide-dev/none/HEAD/{name}")),
-            1,
-            "{name}"
-        );
+    for url in [
+        "https://github.com/tide-dev/tide/",
+        "https://github.com/tide-dev/tide/blob/main/src/lib.rs",
+    ] {
+        let r = fetch(&service, &FetchRequest::new(url)).await;
+        assert_eq!(r.status, FetchStatus::Error, "{r:?}");
+        assert_eq!(r.error_kind, Some(ErrorKind::BlockedUrl));
+        assert_eq!(r.source, None);
     }
-    assert_eq!(r.status, FetchStatus::Error, "{r:?}");
-    assert_eq!(r.error_kind, Some(ErrorKind::BlockedUrl));
-    assert_eq!(r.source, None);
-
-    // Issues are pages, never rewritten.
-    let issue = fetch(
-        &service,
-        &FetchRequest::new("https://github.com/tide-dev/tide/issues/13"),
-    )
-    .await;
-    assert_eq!(issue.error_kind, Some(ErrorKind::BlockedUrl));
-    assert_eq!(raw.hits("/tide-dev/tide/issues/13"), 0);
+    assert_eq!(raw.hits("/tide-dev/tide/HEAD/README.md"), 0);
+    assert_eq!(raw.hits("/tide-dev/tide/main/src/lib.rs"), 0);
 }
