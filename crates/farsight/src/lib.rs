@@ -35,6 +35,7 @@ pub use farsight_search::{
     SearchResponse, SearchResult, Topic,
 };
 pub use service::{
-    CallOptions, DEFAULT_MAX_CONTENT_TOKENS, FetchFormat, FetchLink, FetchMetadata, FetchRequest,
-    FetchResponse, FetchStatus, Service, extract_document,
+    CallOptions, DEFAULT_MAX_CONTENT_TOKENS, FetchFormat, FetchLink, FetchManyResponse,
+    FetchMetadata, FetchRequest, FetchResponse, FetchStatus, MAX_TOTAL_LENGTH, MAX_URLS, Service,
+    extract_document,
 };

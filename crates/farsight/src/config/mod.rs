@@ -69,6 +69,9 @@ pub struct FetchConfig {
     pub allow_private_networks: bool,
     /// Hosts or CIDRs let through the private-network guard.
     pub allow_hosts: Vec<String>,
+    /// `web_fetch` with `urls`: pages fetched at once in one call (one host
+    /// still gets one request at a time).
+    pub max_parallel: usize,
 }
 
 /// `[cache]`
@@ -177,6 +180,9 @@ impl Default for FetchConfig {
             blocked_domains: Vec::new(),
             allow_private_networks: false,
             allow_hosts: Vec::new(),
+            // As deep search reads pages: ten URLs in about three pages' time,
+            // without a burst of connections from one call.
+            max_parallel: 4,
         }
     }
 }
@@ -283,6 +289,10 @@ impl Config {
                 f.allow_private_networks,
             );
             set(&mut c.fetch.allow_hosts, f.allow_hosts);
+            if f.max_parallel == Some(0) {
+                bail!("fetch.max_parallel must be at least 1");
+            }
+            set(&mut c.fetch.max_parallel, f.max_parallel);
         }
         if let Some(k) = raw.cache {
             set(&mut c.cache.enabled, k.enabled);
