@@ -31,10 +31,14 @@ fn refused_url() -> String {
     format!("http://{addr}/nothing")
 }
 
-/// A service whose `[fetch]` has `extra` appended.
-fn service_with(dir: &std::path::Path, extra: &str) -> Service {
+/// A service whose fetch timeout is `seconds`.
+fn service_with_timeout(dir: &std::path::Path, seconds: u64) -> Service {
     let text = std::fs::read_to_string(write_config(dir)).unwrap();
-    let text = text.replace("[fetch]\n", &format!("[fetch]\n{extra}\n"));
+    assert!(text.contains("timeout_seconds = 10\n"), "{text}");
+    let text = text.replace(
+        "timeout_seconds = 10\n",
+        &format!("timeout_seconds = {seconds}\n"),
+    );
     let raw = farsight::config::RawConfig::from_toml(&text).unwrap();
     Service::new(farsight::Config::resolve(raw).unwrap()).unwrap()
 }
@@ -160,9 +164,11 @@ async fn gauged_server(me: Arc<Gauge>, other: Arc<Gauge>, overlap: Arc<AtomicBoo
                 return (StatusCode::NOT_FOUND, "none").into_response();
             }
             Html(format!(
-                "<html><head><title>{0}</title></head><body><article><h1>{0}</h1>\
-                 <p>The page at {0} has a paragraph long enough to be its main content, \
-                 with a few more words for good measure.</p></article></body></html>",
+                "<html><head><title>Page {0}</title></head><body><main><h1>Page {0}</h1>\
+                 <p>The page at {0} has a paragraph long enough to be taken as the main \
+                 content by the extractor, and a few more words for good measure.</p>\
+                 <p>It has a second paragraph, with more words in it, for good measure and \
+                 a little more length.</p></main></body></html>",
                 uri.path()
             ))
             .into_response()
@@ -222,7 +228,7 @@ async fn a_slow_page_times_out_alone() {
     // The slow page answers after 20 s; the fetch timeout is 2 s.
     let slow = PageServer::with_delay(standard_pages(), "/short", Duration::from_secs(20)).await;
     let fast = PageServer::start().await;
-    let service = service_with(dir.path(), "timeout_seconds = 2");
+    let service = service_with_timeout(dir.path(), 2);
     let urls = vec![fast.url("/short"), slow.url("/short"), fast.url("/article")];
     let answer = service
         .web_fetch_many(&many(&urls), CallOptions::default())
@@ -244,6 +250,36 @@ async fn a_slow_page_times_out_alone() {
         "{answer:?}"
     );
     assert_eq!(answer.results[1].url, slow.url("/short"));
+}
+
+// The call ends at 1.5 times the fetch timeout: three reads of a page that
+// never answers on one host (one at a time) cannot all have their 2 s. The
+// first times out by itself, the second is cut while reading, the third
+// never got its turn; the page of another host is read meanwhile.
+#[tokio::test]
+async fn the_call_is_bounded_and_pages_queued_behind_a_slow_one_say_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let slow = PageServer::with_delay(standard_pages(), "/short", Duration::from_secs(20)).await;
+    let fast = PageServer::start().await;
+    let service = service_with_timeout(dir.path(), 2);
+    let stuck = slow.url("/short");
+    let urls = vec![stuck.clone(), stuck.clone(), stuck, fast.url("/short")];
+    let answer = service
+        .web_fetch_many(&many(&urls), CallOptions::default())
+        .await
+        .unwrap();
+    let [first, second, third, other] = answer.results.as_slice() else {
+        panic!("four answers: {answer:?}");
+    };
+    for page in [first, second, third] {
+        assert_eq!(page.error_kind, Some(ErrorKind::Timeout), "{page:?}");
+    }
+    let said = |p: &farsight::FetchResponse| p.message.clone().unwrap_or_default();
+    assert!(!said(first).contains("time limit"), "{first:?}");
+    assert!(said(second).contains("still being read"), "{second:?}");
+    assert!(said(third).contains("waiting for its turn"), "{third:?}");
+    assert_eq!(other.status, FetchStatus::Success, "{other:?}");
+    assert_eq!(answer.status, FetchStatus::Partial);
 }
 
 #[tokio::test]

@@ -399,7 +399,7 @@ async fn schemas_are_standard_and_every_answer_validates() {
         if !expected.is_empty() {
             assert_eq!(got, expected, "{tool} {args}: {sc}");
         }
-        if let Some(results) = sc.get("results") {
+        if let Some(results) = sc.get("results").filter(|_| tool == "web_fetch") {
             assert!(
                 results.as_array().is_some_and(|r| r.len() > 1
                     && r.iter().all(|page| page["status"].is_string())),
