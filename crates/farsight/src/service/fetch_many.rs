@@ -61,7 +61,7 @@ impl Service {
         request: &FetchRequest,
         options: CallOptions,
     ) -> Result<FetchManyResponse, FetchResponse> {
-        let targets = check_urls(request)?;
+        let targets = check_urls(request).map_err(|refusal| *refusal)?;
         if let Some(refusal) = invalid_selector(request) {
             return Err(refusal);
         }
@@ -167,21 +167,23 @@ fn unanswered(url: &str, started: bool, bound_secs: u64) -> FetchResponse {
 }
 
 /// A page to read and the host it counts against.
+#[derive(Debug)]
 struct Target {
     url: String,
     host: String,
 }
 
 /// The pages of `request.urls` (or its `url` alone), in order, or the
-/// refusal that names what is wrong with the arguments.
-fn check_urls(request: &FetchRequest) -> Result<Vec<Target>, FetchResponse> {
+/// refusal that names what is wrong with the arguments (boxed: it is a
+/// whole answer, and the caller returns it as it is).
+fn check_urls(request: &FetchRequest) -> Result<Vec<Target>, Box<FetchResponse>> {
     let refuse = |kind, message: String, suggestion: &str| {
-        Err(FetchResponse::error(
+        Err(Box::new(FetchResponse::error(
             String::new(),
             kind,
             message,
             suggestion,
-        ))
+        )))
     };
     let has_url = !request.url.trim().is_empty();
     let n = request.urls.len();
