@@ -335,6 +335,9 @@ mod tests {
         assert_eq!(status(vec![ok.clone(), ok.clone()]), FetchStatus::Success);
         assert_eq!(status(vec![ok.clone(), partial]), FetchStatus::Partial);
         assert_eq!(status(vec![ok, failed.clone()]), FetchStatus::Partial);
-        assert_eq!(status(vec![failed.clone(), failed]), FetchStatus::Error);
+        let all_failed = FetchManyResponse::new(vec![failed.clone(), failed], None);
+        assert_eq!(all_failed.status, FetchStatus::Error);
+        assert!(all_failed.message.unwrap().contains("None of the 2 pages"));
+        assert!(all_failed.suggestion.is_some());
     }
 }

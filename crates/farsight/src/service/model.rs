@@ -150,9 +150,12 @@ pub struct FetchManyResponse {
     /// `urls`.
     pub results: Vec<FetchResponse>,
     /// A note on the call as a whole (the window per page was lowered to keep
-    /// the answer within its total bound).
+    /// the answer within its total bound), or that every page failed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
+    /// When every page failed, what to do next (each result has its own).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub suggestion: Option<String>,
 }
 
 impl FetchManyResponse {
@@ -166,10 +169,25 @@ impl FetchManyResponse {
         } else {
             FetchStatus::Partial
         };
+        // An error answer says what happened and what to do, as every
+        // error answer of the tool does.
+        let (message, suggestion) = if status == FetchStatus::Error {
+            let failed = format!(
+                "None of the {} pages could be read; each result says why.",
+                results.len()
+            );
+            (
+                Some(message.map_or(failed.clone(), |m| format!("{failed} {m}"))),
+                Some("Read each result's message and suggestion before retrying.".to_owned()),
+            )
+        } else {
+            (message, None)
+        };
         Self {
             status,
             results,
             message,
+            suggestion,
         }
     }
 
