@@ -1,5 +1,5 @@
-//! farsight: the web for AI agents. `web_fetch` downloads one page safely and
-//! returns its readable content; `web_search` asks search providers (and, deep,
+//! farsight: the web for AI agents. `web_fetch` downloads a page (or, with
+//! `urls`, up to ten in parallel) safely and returns its readable content; `web_search` asks search providers (and, deep,
 //! reads the top results for the passages that answer the query).
 //!
 //! One [`Service`] serves every surface: the MCP server ([`mcp`], stdio and
