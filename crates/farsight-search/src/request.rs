@@ -100,7 +100,7 @@ pub struct SearchRequest {
     )]
     #[cfg_attr(feature = "schema", schemars(skip))]
     pub include_content: bool,
-    /// Deep: tokens of content in all (default 4000).
+    /// Deep: total content tokens (default 4000).
     #[serde(
         default,
         alias = "max_content_tokens",

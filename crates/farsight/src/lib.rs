@@ -1,5 +1,5 @@
-//! farsight: the web for AI agents. `web_fetch` downloads one page safely and
-//! returns its readable content; `web_search` asks search providers (and, deep,
+//! farsight: the web for AI agents. `web_fetch` downloads a page (or, with
+//! `urls`, up to ten in parallel) safely and returns its readable content; `web_search` asks search providers (and, deep,
 //! reads the top results for the passages that answer the query).
 //!
 //! One [`Service`] serves every surface: the MCP server ([`mcp`], stdio and
@@ -35,6 +35,7 @@ pub use farsight_search::{
     SearchResponse, SearchResult, Topic,
 };
 pub use service::{
-    CallOptions, DEFAULT_MAX_CONTENT_TOKENS, FetchFormat, FetchLink, FetchMetadata, FetchRequest,
-    FetchResponse, FetchSource, FetchStatus, Service, extract_document,
+    CallOptions, DEFAULT_MAX_CONTENT_TOKENS, FetchFormat, FetchLink, FetchManyResponse,
+    FetchMetadata, FetchRequest, FetchResponse, FetchSource, FetchStatus, MAX_TOTAL_LENGTH,
+    MAX_URLS, Service, extract_document,
 };

@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use crate::service::FetchResponse;
+use crate::service::{FetchManyResponse, FetchResponse};
 
 /// The page for a person to read: title, URL, content, and how to read on.
 /// `read_on` says how to ask for the next window ("--start-index" on the
@@ -69,6 +69,33 @@ pub fn fetch_text(r: &FetchResponse, read_on: &str) -> String {
         let _ = writeln!(out, "\n{line}");
     }
     out
+}
+
+/// Several pages for a person, in order, each under a header naming its URL:
+/// the header, then the page as [`fetch_text`] renders it (its error, for a
+/// page that failed). `read_on` says how to read on in that page.
+pub fn fetch_many_text(
+    r: &FetchManyResponse,
+    read_on: impl Fn(&FetchResponse) -> String,
+) -> String {
+    let mut out = String::new();
+    if let Some(message) = &r.message {
+        let _ = writeln!(out, "Note: {message}\n");
+    }
+    for (i, page) in r.results.iter().enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        out.push_str(&page_header(i, r.results.len(), &page.url));
+        out.push_str(&fetch_text(page, &read_on(page)));
+    }
+    out
+}
+
+/// The line that opens page `i` of `n` (counted from 0) in an answer of
+/// several pages, as `head` opens each file: `==> [1/3] https://... <==`.
+pub fn page_header(i: usize, n: usize, url: &str) -> String {
+    format!("==> [{}/{n}] {url} <==\n", i + 1)
 }
 
 /// Exactly the content, for `--format text` and `--format html`: nothing
@@ -176,6 +203,32 @@ mod tests {
         assert_eq!(
             fetch_notes(&r, "--start-index"),
             "Note: A note.\n[Content truncated at character 11 of 40. To read on, repeat the call with --start-index 11.]\n"
+        );
+    }
+
+    #[test]
+    fn several_pages_each_under_its_url() {
+        let page = FetchResponse {
+            url: "https://e.x/a".into(),
+            content: Some("Body A".into()),
+            content_length: Some(40),
+            next_start_index: Some(6),
+            ..FetchResponse::default()
+        };
+        let failed = FetchResponse {
+            url: "https://e.x/b".into(),
+            status: FetchStatus::Error,
+            message: Some("Page not found".into()),
+            ..FetchResponse::default()
+        };
+        let r = FetchManyResponse::new(vec![page, failed], Some("Lowered.".into()));
+        let t = fetch_many_text(&r, |p| format!("url = {} and startIndex =", p.url));
+        assert_eq!(
+            t,
+            "Note: Lowered.\n\n==> [1/2] https://e.x/a <==\nURL: https://e.x/a\n\nBody A\n\n\
+             [Content truncated at character 6 of 40. To read on, repeat the call with url = \
+             https://e.x/a and startIndex = 6.]\n\n==> [2/2] https://e.x/b <==\n\
+             Error (error): Page not found\nURL: https://e.x/b\n"
         );
     }
 

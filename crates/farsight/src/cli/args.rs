@@ -45,12 +45,14 @@ pub struct Cli {
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Fetch a web page and print its readable content.
+    /// Fetch web pages and print their readable content.
     ///
     /// The page is checked before any connection (http/https only, no
     /// credentials, no private addresses, robots.txt), downloaded with size
     /// and time limits, and its main content extracted. Long pages are cut
-    /// into windows: read on with --start-index.
+    /// into windows: read on with --start-index. Several URLs (at most 10)
+    /// are fetched in parallel, one request at a time per host, and printed
+    /// in order, each under a `==> [1/3] URL <==` header.
     Fetch(FetchArgs),
     /// Extract the readable content of a local HTML file (no network).
     Extract(ExtractArgs),
@@ -232,8 +234,10 @@ impl From<FormatArg> for FetchFormat {
 /// `farsight fetch`
 #[derive(Debug, Args)]
 pub struct FetchArgs {
-    /// The page to fetch (http:// or https://; without a scheme, https:// is assumed).
-    pub url: String,
+    /// The page to fetch (http:// or https://; without a scheme, https:// is
+    /// assumed); several pages: several URLs.
+    #[arg(value_name = "URL", required = true, num_args = 1..)]
+    pub urls: Vec<String>,
 
     /// Output format of the content.
     #[arg(long, value_enum, default_value_t = FormatArg::Markdown)]
@@ -243,7 +247,8 @@ pub struct FetchArgs {
     #[arg(long, value_name = "CSS")]
     pub selector: Option<String>,
 
-    /// Characters of content to print at most.
+    /// Characters of content to print at most (per page; several pages share
+    /// at most 40000).
     #[arg(long, value_name = "N", default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..))]
     pub max_length: u64,
 

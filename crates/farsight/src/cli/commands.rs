@@ -117,11 +117,12 @@ fn on_runtime<F: std::future::Future<Output = anyhow::Result<ExitCode>>>(
 
 async fn fetch(mut config: config::Config, args: FetchArgs) -> anyhow::Result<ExitCode> {
     check_selector(args.selector.as_deref())?;
-    let (url, assumed_https) = with_scheme(&args.url);
     without_cache_if(&mut config, args.no_cache);
     let service = Service::new(config).map_err(|e| UsageError(format!("{e:#}")))?;
-    let request = FetchRequest {
-        url,
+    let targets: Vec<(String, bool)> = args.urls.iter().map(|u| with_scheme(u)).collect();
+    let mut request = FetchRequest {
+        url: String::new(),
+        urls: Vec::new(),
         selector: args.selector,
         format: args.format.into(),
         max_length: usize::try_from(args.max_length).unwrap_or(usize::MAX),
@@ -131,22 +132,38 @@ async fn fetch(mut config: config::Config, args: FetchArgs) -> anyhow::Result<Ex
         focus: args.focus,
         include_structured_data: args.structured_data,
     };
-    let mut answer = service
-        .web_fetch(&request, CallOptions::default().bypass_cache(args.no_cache))
-        .await;
-    if assumed_https {
-        // Said in the answer itself (its `message`, the field for notes), so
-        // that it shows with --json as well as on the terminal.
-        let note = format!(
-            "No scheme was given: fetched {} (https:// assumed).",
-            request.url
-        );
-        answer.message = Some(match answer.message.take() {
-            Some(m) => format!("{note} {m}"),
-            None => note,
-        });
+    let options = CallOptions::default().bypass_cache(args.no_cache);
+    if let [(url, assumed_https)] = targets.as_slice() {
+        request.url.clone_from(url);
+        let mut answer = service.web_fetch(&request, options).await;
+        if *assumed_https {
+            note_assumed_https(&mut answer, url);
+        }
+        return print_answer(&answer, args.format, args.json);
     }
-    print_answer(&answer, args.format, args.json)
+    request.urls = targets.iter().map(|(u, _)| u.clone()).collect();
+    match service.web_fetch_many(&request, options).await {
+        Ok(mut answers) => {
+            for (answer, (url, assumed_https)) in answers.results.iter_mut().zip(&targets) {
+                if *assumed_https {
+                    note_assumed_https(answer, url);
+                }
+            }
+            super::fetch_many::print_answers(&answers, args.format, args.json)
+        }
+        Err(refused) => print_answer(&refused, args.format, args.json),
+    }
+}
+
+/// Says in the answer itself (its `message`, the field for notes) that
+/// https:// was assumed, so that it shows with --json as well as on the
+/// terminal.
+fn note_assumed_https(answer: &mut FetchResponse, url: &str) {
+    let note = format!("No scheme was given: fetched {url} (https:// assumed).");
+    answer.message = Some(match answer.message.take() {
+        Some(m) => format!("{note} {m}"),
+        None => note,
+    });
 }
 
 /// `--no-cache` neither reads nor writes the cache: no directory, no file,
@@ -203,6 +220,7 @@ async fn extract(args: ExtractArgs) -> anyhow::Result<ExitCode> {
     };
     let request = FetchRequest {
         url: args.url.clone().unwrap_or_default(),
+        urls: Vec::new(),
         selector: args.selector,
         format: args.format.into(),
         max_length: usize::try_from(args.max_length).unwrap_or(usize::MAX),

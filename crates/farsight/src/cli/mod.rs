@@ -3,6 +3,7 @@
 mod args;
 mod cache;
 mod commands;
+mod fetch_many;
 mod providers;
 mod search;
 

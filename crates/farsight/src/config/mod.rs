@@ -73,6 +73,9 @@ pub struct FetchConfig {
     /// and repository front pages, issue 13). Not a setting users write:
     /// tests point it at a local server, as they do providers' base URLs.
     pub github_raw_base: String,
+    /// `web_fetch` with `urls`: pages fetched at once in one call (one host
+    /// still gets one request at a time).
+    pub max_parallel: usize,
 }
 
 /// `[cache]`
@@ -182,6 +185,9 @@ impl Default for FetchConfig {
             allow_private_networks: false,
             allow_hosts: Vec::new(),
             github_raw_base: "https://raw.githubusercontent.com".to_owned(),
+            // As deep search reads pages: ten URLs in about three pages' time,
+            // without a burst of connections from one call.
+            max_parallel: 4,
         }
     }
 }
@@ -288,6 +294,10 @@ impl Config {
                 f.allow_private_networks,
             );
             set(&mut c.fetch.allow_hosts, f.allow_hosts);
+            if f.max_parallel == Some(0) {
+                bail!("fetch.max_parallel must be at least 1");
+            }
+            set(&mut c.fetch.max_parallel, f.max_parallel);
         }
         if let Some(k) = raw.cache {
             set(&mut c.cache.enabled, k.enabled);

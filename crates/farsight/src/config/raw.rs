@@ -57,6 +57,8 @@ pub struct RawFetch {
     pub allow_private_networks: Option<bool>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub allow_hosts: Option<Vec<String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_parallel: Option<usize>,
 }
 
 /// `[cache]`
@@ -169,6 +171,7 @@ impl RawConfig {
                     blocked_domains,
                     allow_private_networks,
                     allow_hosts,
+                    max_parallel,
                 }
             ),
             cache: overlay_fields!(
@@ -257,6 +260,7 @@ impl RawConfig {
             blocked_domains: var("FARSIGHT_BLOCKED_DOMAINS").map(|v| split_list(&v)),
             allow_private_networks: parse_bool(&var, "FARSIGHT_ALLOW_PRIVATE_NETWORKS")?,
             allow_hosts: var("FARSIGHT_ALLOW_HOSTS").map(|v| split_list(&v)),
+            max_parallel: parse_num(&var, "FARSIGHT_FETCH_MAX_PARALLEL")?,
         };
         let cache = RawCache {
             enabled: parse_bool(&var, "FARSIGHT_CACHE_ENABLED")?,

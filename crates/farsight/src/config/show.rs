@@ -32,6 +32,7 @@ pub(super) fn to_toml_masked(c: &Config) -> String {
             blocked_domains: Some(c.fetch.blocked_domains.clone()),
             allow_private_networks: Some(c.fetch.allow_private_networks),
             allow_hosts: Some(c.fetch.allow_hosts.clone()),
+            max_parallel: Some(c.fetch.max_parallel),
         }),
         cache: Some(RawCache {
             enabled: Some(c.cache.enabled),

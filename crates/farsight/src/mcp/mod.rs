@@ -24,7 +24,7 @@ pub use stdio::serve_stdio;
 
 use crate::context::{WEB_SEARCH_DESCRIPTION, render_search_text};
 use crate::render;
-use crate::service::{CallOptions, FetchRequest, FetchResponse, Service};
+use crate::service::{CallOptions, FetchManyResponse, FetchRequest, FetchResponse, Service};
 use farsight_search::{ErrorKind, SearchError, SearchRequest, SearchResponse};
 
 /// The input schemas, built once: `tools/list` shows them and the argument
@@ -48,15 +48,15 @@ const OVERLOADED_SUGGESTION: &str =
 /// What the model reads about `web_fetch`: when to use it and how to read
 /// on; the parameters themselves are documented in the input schema.
 const WEB_FETCH_DESCRIPTION: &str = "\
-Read one public http(s) page: its main content as Markdown (or text, html), title, metadata and links. \
-Long pages come in windows: when truncated, call again with startIndex=nextStartIndex. \
+Read public http(s) pages: main content as Markdown, title, metadata, links. \
+Long pages come in windows: read on with startIndex=nextStartIndex. \
 For one answer in a long page, pass focus (a question). \
-JavaScript is not run: such pages come back partial. \
-On error read the suggestion before retrying.";
+JavaScript is not run (such pages are partial). \
+On error read the suggestion.";
 
 /// What the model reads about the server as a whole.
 const INSTRUCTIONS: &str = "\
-farsight gives you the web: web_search (when offered) finds pages, web_fetch reads one whose URL you know. \
+farsight gives you the web: web_search (when offered) finds pages, web_fetch reads pages whose URLs you know. \
 Follow nextStartIndex only as far as you need; errors carry a suggestion.";
 
 /// The server is serving as many calls as `[server].max_in_flight` allows.
@@ -160,7 +160,7 @@ impl FarsightMcp {
         name = "web_fetch",
         description = WEB_FETCH_DESCRIPTION,
         input_schema = FETCH_INPUT.clone(),
-        output_schema = schema::output_schema_one::<FetchResponse>(),
+        output_schema = schema::output_schema_one_or_many::<FetchResponse, FetchManyResponse>(),
         annotations(
             title = "Fetch a web page",
             read_only_hint = true,
@@ -194,13 +194,27 @@ impl FarsightMcp {
             };
             return tool_result(&refused, true, |_| String::new());
         };
-        let answer = self
+        if request.urls.is_empty() && !request.url.trim().is_empty() {
+            let answer = self
+                .service
+                .web_fetch(&request, CallOptions::default())
+                .await;
+            return tool_result(&answer, answer.is_error(), |a| {
+                render::fetch_text(a, "startIndex =")
+            });
+        }
+        // `urls`, or a call that names no page or both: the service reads
+        // the pages or refuses the call.
+        match self
             .service
-            .web_fetch(&request, CallOptions::default())
-            .await;
-        tool_result(&answer, answer.is_error(), |a| {
-            render::fetch_text(a, "startIndex =")
-        })
+            .web_fetch_many(&request, CallOptions::default())
+            .await
+        {
+            Ok(answers) => tool_result(&answers, answers.is_error(), |a: &FetchManyResponse| {
+                render::fetch_many_text(a, |page| format!("url = {} and startIndex =", page.url))
+            }),
+            Err(refused) => tool_result(&refused, true, |_| String::new()),
+        }
     }
 }
 

@@ -38,10 +38,27 @@ pub(crate) fn output_schema<S: JsonSchema, E: JsonSchema>() -> Arc<JsonObject> {
     Arc::new(merge(success, error))
 }
 
-/// The output schema of a tool whose one type `T` already covers every answer
-/// (success, partial and error).
-pub(crate) fn output_schema_one<T: JsonSchema>() -> Arc<JsonObject> {
-    Arc::new(root_object::<T>(Contract::Output))
+/// The output schema of a tool that answers with one `T` (success, partial
+/// or error) or with `M`, which holds several `T`s: `M`'s lists of `T` refer
+/// back to the root (`"items": {"$ref": "#"}`), so `T`'s schema is written
+/// once and not twice (it is most of the tool's `tools/list` cost), and both
+/// answers validate.
+pub(crate) fn output_schema_one_or_many<T: JsonSchema, M: JsonSchema>() -> Arc<JsonObject> {
+    let one = root_object::<T>(Contract::Output);
+    let mut many = root_object::<M>(Contract::Output);
+    if let Some(Value::Object(properties)) = many.get_mut("properties") {
+        for property in properties.values_mut() {
+            let Value::Object(property) = property else {
+                continue;
+            };
+            let lists_one = property.get("type").and_then(Value::as_str) == Some("array")
+                && property.get("items").and_then(Value::as_object) == Some(&one);
+            if lists_one {
+                property.insert("items".to_owned(), serde_json::json!({"$ref": "#"}));
+            }
+        }
+    }
+    Arc::new(merge(one, many))
 }
 
 /// In an output schema, an enum longer than this is written as its type: the
@@ -172,9 +189,19 @@ fn tidy(schema: &mut Value, contract: Contract, place: Place) {
     standard_format(object);
     object.remove("title");
     object.remove("$schema");
-    if object.get("default") == Some(&Value::Null) {
-        // "default: null" on an optional argument says nothing.
+    if matches!(
+        object.get("default"),
+        Some(Value::Null | Value::Bool(false))
+    ) || object.get("default").and_then(Value::as_u64) == Some(0)
+    {
+        // "default: null" on an optional argument says nothing, and false
+        // or 0 say what leaving it out means anyway (no images, from the
+        // start); each costs tokens on every `tools/list`.
         object.remove("default");
+    }
+    if object.get("additionalProperties") == Some(&Value::Bool(true)) {
+        // What JSON Schema assumes when the keyword is absent.
+        object.remove("additionalProperties");
     }
     // A parameter's description is what the model reads about it; the
     // descriptions schemars copies from the parameter's type and its enum
@@ -458,6 +485,75 @@ mod tests {
         assert!(p["query"].get("description").is_none(), "{schema}");
         assert!(p["errorKind"].is_object() && p["time"].is_object());
         assert!(schema.get("$schema").is_none() && schema.get("title").is_none());
+    }
+
+    #[derive(Serialize, JsonSchema)]
+    #[allow(dead_code)]
+    struct Several {
+        kind: Kind,
+        results: Vec<Found>,
+    }
+
+    #[test]
+    fn one_or_many_lists_the_one_by_reference() {
+        let schema = Value::Object(
+            output_schema_one_or_many::<Found, Several>()
+                .as_ref()
+                .clone(),
+        );
+        let p = &schema["properties"];
+        assert_eq!(
+            p["results"],
+            serde_json::json!({"type": "array", "items": {"$ref": "#"}}),
+            "{schema}"
+        );
+        assert_eq!(
+            p["query"]["type"], "string",
+            "the one's own properties stay"
+        );
+        assert_eq!(schema["required"], serde_json::json!(["kind"]), "{schema}");
+        let validator = jsonschema::draft202012::new(&schema).unwrap();
+        let one = serde_json::json!({"query": "q", "total": 1, "time": 0.5, "kind": "first", "description": null});
+        assert!(validator.is_valid(&one));
+        let several = serde_json::json!({"kind": "second", "results": [one]});
+        assert!(validator.is_valid(&several), "{schema}");
+        let bad = serde_json::json!({"kind": "second", "results": [{"kind": "third"}]});
+        assert!(
+            !validator.is_valid(&bad),
+            "each result is checked against the one"
+        );
+    }
+
+    fn hundred() -> u32 {
+        100
+    }
+
+    /// Arguments with defaults, and an open object.
+    #[derive(serde::Deserialize, JsonSchema)]
+    #[allow(dead_code)]
+    struct WithDefaults {
+        #[serde(default)]
+        flag: bool,
+        #[serde(default)]
+        start: u32,
+        #[serde(default = "hundred")]
+        window: u32,
+        #[serde(default)]
+        extra: serde_json::Map<String, Value>,
+    }
+
+    #[test]
+    fn defaults_that_say_nothing_go() {
+        let schema = input_schema::<WithDefaults>();
+        let p = &schema["properties"];
+        assert!(p["flag"].get("default").is_none(), "false goes: {schema:?}");
+        assert!(p["start"].get("default").is_none(), "0 goes: {schema:?}");
+        assert_eq!(p["window"]["default"], 100, "{schema:?}");
+        assert_eq!(p["extra"]["type"], "object", "{schema:?}");
+        assert!(
+            p["extra"].get("additionalProperties").is_none(),
+            "{schema:?}"
+        );
     }
 
     #[test]

@@ -213,7 +213,7 @@ pub(crate) async fn local_document_response(
 
 /// The error answer for a selector that cannot be parsed, before anything is
 /// downloaded: returning the main content instead would look like success.
-fn invalid_selector(request: &FetchRequest) -> Option<FetchResponse> {
+pub(super) fn invalid_selector(request: &FetchRequest) -> Option<FetchResponse> {
     let selector = request
         .selector
         .as_deref()

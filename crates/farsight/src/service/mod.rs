@@ -6,6 +6,7 @@ mod document;
 mod extract;
 mod extracted;
 mod fetch;
+mod fetch_many;
 mod focus;
 mod github;
 mod markdown_source;
@@ -23,8 +24,10 @@ use crate::config::Config;
 pub(crate) use document::is_document;
 pub use extract::extract_document;
 pub(crate) use fetch::{html_response, local_document_response};
+pub use fetch_many::{MAX_TOTAL_LENGTH, MAX_URLS};
 pub use model::{
-    FetchFormat, FetchLink, FetchMetadata, FetchRequest, FetchResponse, FetchSource, FetchStatus,
+    FetchFormat, FetchLink, FetchManyResponse, FetchMetadata, FetchRequest, FetchResponse,
+    FetchSource, FetchStatus,
 };
 pub use search::DEFAULT_MAX_CONTENT_TOKENS;
 

@@ -35,7 +35,33 @@ fn yes() -> bool {
     true
 }
 
-/// Fetch one web page and return its readable content.
+/// `urls` as clients send it: a list, a JSON list written as a string (the
+/// Inspector sends every argument as a string), or one URL. Never split on
+/// commas, unlike other lists: URLs hold commas
+/// (`https://en.wikipedia.org/wiki/Washington,_D.C.`).
+fn url_list<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum List {
+        Many(Vec<String>),
+        One(String),
+    }
+    Ok(match Option::<List>::deserialize(d)? {
+        None => Vec::new(),
+        Some(List::Many(v)) => v,
+        Some(List::One(s)) => {
+            let trimmed = s.trim();
+            match serde_json::from_str::<Vec<String>>(trimmed) {
+                Ok(v) if trimmed.starts_with('[') => v,
+                _ if trimmed.is_empty() => Vec::new(),
+                _ => vec![trimmed.to_owned()],
+            }
+        }
+    })
+}
+
+/// Fetch one web page (`url`) or several (`urls`) and return their readable
+/// content; every other field applies to each page.
 ///
 /// Numbers and booleans may come as strings (`"2000"`, `"false"`), as some
 /// clients send them; snake_case names are accepted too. The doc comments of
@@ -45,14 +71,23 @@ fn yes() -> bool {
 #[serde(rename_all = "camelCase")]
 pub struct FetchRequest {
     /// Absolute http(s) URL.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub url: String,
-    /// CSS selector: only the matching elements.
+    /// Instead of url: up to 10 pages, read in parallel.
+    #[serde(
+        default,
+        deserialize_with = "url_list",
+        skip_serializing_if = "Vec::is_empty"
+    )]
+    #[schemars(length(max = 10))]
+    pub urls: Vec<String>,
+    /// CSS selector: only what matches.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub selector: Option<String>,
     /// Output format.
     #[serde(default)]
     pub format: FetchFormat,
-    /// Characters per window.
+    /// Characters per window, per page (pages share 40000).
     #[serde(
         default = "default_max_length",
         alias = "max_length",
@@ -60,20 +95,20 @@ pub struct FetchRequest {
     )]
     #[schemars(range(min = 1))]
     pub max_length: usize,
-    /// Read on from a previous answer's nextStartIndex.
+    /// A previous answer's nextStartIndex.
     #[serde(default, alias = "start_index", deserialize_with = "lenient::usize")]
     pub start_index: usize,
-    /// Include the page's links.
+    /// The page's links.
     #[serde(
         default = "yes",
         alias = "include_links",
         deserialize_with = "lenient::bool"
     )]
     pub include_links: bool,
-    /// Include images and their captions.
+    /// Images and their captions.
     #[serde(default, alias = "include_images", deserialize_with = "lenient::bool")]
     pub include_images: bool,
-    /// A question: only the passages that answer it.
+    /// A question: only passages that answer it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub focus: Option<String>,
     /// Add structuredData: JSON-LD (price, dates, authors) and OpenGraph.
@@ -90,6 +125,7 @@ impl FetchRequest {
     pub fn new(url: impl Into<String>) -> Self {
         Self {
             url: url.into(),
+            urls: Vec::new(),
             selector: None,
             format: FetchFormat::Markdown,
             max_length: default_max_length(),
@@ -99,6 +135,66 @@ impl FetchRequest {
             focus: None,
             include_structured_data: false,
         }
+    }
+}
+
+/// The answer of `web_fetch` for several URLs (`urls`): each page's own
+/// answer, in the order asked.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct FetchManyResponse {
+    /// "success" when every page is, "error" when every page failed, else
+    /// "partial".
+    pub status: FetchStatus,
+    /// Each URL's answer (its own status, window and errors), in the order of
+    /// `urls`.
+    pub results: Vec<FetchResponse>,
+    /// A note on the call as a whole (the window per page was lowered to keep
+    /// the answer within its total bound), or that every page failed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+    /// When every page failed, what to do next (each result has its own).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub suggestion: Option<String>,
+}
+
+impl FetchManyResponse {
+    /// The answer for `results`: its status summarises theirs.
+    pub fn new(results: Vec<FetchResponse>, message: Option<String>) -> Self {
+        let failed = results.iter().filter(|r| r.is_error()).count();
+        let status = if failed == results.len() {
+            FetchStatus::Error
+        } else if failed == 0 && results.iter().all(|r| r.status == FetchStatus::Success) {
+            FetchStatus::Success
+        } else {
+            FetchStatus::Partial
+        };
+        // An error answer says what happened and what to do, as every
+        // error answer of the tool does.
+        let (message, suggestion) = if status == FetchStatus::Error {
+            let failed = format!(
+                "None of the {} pages could be read; each result says why.",
+                results.len()
+            );
+            (
+                Some(message.map_or(failed.clone(), |m| format!("{failed} {m}"))),
+                Some("Read each result's message and suggestion before retrying.".to_owned()),
+            )
+        } else {
+            (message, None)
+        };
+        Self {
+            status,
+            results,
+            message,
+            suggestion,
+        }
+    }
+
+    /// Whether every page failed (`status: "error"`); one page read is an
+    /// answer.
+    pub fn is_error(&self) -> bool {
+        self.status == FetchStatus::Error
     }
 }
 

@@ -7,6 +7,7 @@ mod cache_processes;
 mod cli;
 mod documents;
 mod fetch;
+mod fetch_many;
 mod first_run;
 #[cfg(unix)]
 mod http_abuse;

@@ -289,6 +289,45 @@ async fn schemas_are_standard_and_every_answer_validates() {
             true,
             "tooLarge",
         ),
+        // Several pages: `results` holds each page's own answer, and the
+        // whole validates against the same output schema.
+        (
+            "web_fetch",
+            json!({"urls": [pages.url("/short"), pages.url("/article")]}),
+            false,
+            "success",
+        ),
+        (
+            "web_fetch",
+            json!({"urls": [pages.url("/short"), pages.url("/gone"), pages.url("/huge")]}),
+            false,
+            "partial",
+        ),
+        (
+            "web_fetch",
+            json!({"urls": [pages.url("/gone"), "http://10.1.2.3/"]}),
+            true,
+            "",
+        ),
+        (
+            "web_fetch",
+            json!({"urls": (0..11).map(|i| pages.url(&format!("/p{i}"))).collect::<Vec<_>>()}),
+            true,
+            "invalidArgument",
+        ),
+        (
+            "web_fetch",
+            json!({"url": pages.url("/short"), "urls": [pages.url("/short")]}),
+            true,
+            "invalidArgument",
+        ),
+        ("web_fetch", json!({}), true, "invalidArgument"),
+        (
+            "web_fetch",
+            json!({"urls": [pages.url("/short"), "not a url"]}),
+            true,
+            "invalidUrl",
+        ),
         ("web_search", json!({"query": "schema check"}), false, ""),
         ("web_search", json!({"query": "x"}), true, "invalidQuery"),
         // Arguments as the Inspector sends them are read; what cannot be read
@@ -359,6 +398,13 @@ async fn schemas_are_standard_and_every_answer_validates() {
         };
         if !expected.is_empty() {
             assert_eq!(got, expected, "{tool} {args}: {sc}");
+        }
+        if let Some(results) = sc.get("results").filter(|_| tool == "web_fetch") {
+            assert!(
+                results.as_array().is_some_and(|r| r.len() > 1
+                    && r.iter().all(|page| page["status"].is_string())),
+                "{tool} {args}: {sc}"
+            );
         }
         let errors: Vec<String> = validators[tool]
             .iter_errors(&sc)
