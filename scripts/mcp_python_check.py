@@ -143,7 +143,12 @@ async def exercise(session: ClientSession, base: str, label: str) -> None:
         all(p in props for p in ["url", "selector", "format", "maxLength", "startIndex", "includeLinks", "includeImages"]),
         "input schema has every web_fetch parameter",
     )
-    check(fetch.input_schema.get("required") == ["url"], "only url is required")
+    # `url` or `urls` (several pages): the schema requires neither, the
+    # server refuses both or none.
+    check(
+        "urls" in props and not fetch.input_schema.get("required"),
+        "url or urls: nothing required by the schema",
+    )
     check(bool(fetch.output_schema) and "nextStartIndex" in fetch.output_schema.get("properties", {}), "output schema present")
     a = fetch.annotations
     check(
