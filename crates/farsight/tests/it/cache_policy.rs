@@ -34,7 +34,7 @@ async fn chain() -> (PageServer, PageServer, String, String) {
         Canned {
             status: 302,
             content_type: "text/plain",
-            body: String::new(),
+            body: Vec::new(),
             headers: vec![("location", location)],
         },
     );

@@ -1,12 +1,7 @@
 //! Issue 13: `web_fetch` and `farsight extract` on documents (PDF, DOCX)
 //! made by the tests and served from 127.0.0.1.
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
-
-use axum::Router;
-use axum::http::{StatusCode, Uri, header};
-use axum::response::IntoResponse;
+use crate::support::{Canned, PageServer};
 use farsight::ErrorKind;
 use farsight::{CallOptions, FetchRequest, FetchStatus, Service};
 use farsight_docs::testing::{
@@ -16,56 +11,13 @@ use farsight_docs::testing::{
 const PDF: &str = "application/pdf";
 const DOCX: &str = "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
 
-/// Serves `(path, content type, bytes)` and counts requests per path.
-struct DocServer {
-    base: String,
-    hits: Arc<Mutex<HashMap<String, usize>>>,
-}
-
-impl DocServer {
-    async fn start(docs: Vec<(&'static str, &'static str, Vec<u8>)>) -> Self {
-        let docs: Arc<HashMap<&'static str, (&'static str, Vec<u8>)>> = Arc::new(
-            docs.into_iter()
-                .map(|(path, ct, bytes)| (path, (ct, bytes)))
-                .collect(),
-        );
-        let hits: Arc<Mutex<HashMap<String, usize>>> = Arc::default();
-        let counter = hits.clone();
-        let app = Router::new().fallback(move |uri: Uri| {
-            let docs = docs.clone();
-            let counter = counter.clone();
-            async move {
-                *counter
-                    .lock()
-                    .unwrap()
-                    .entry(uri.path().to_owned())
-                    .or_default() += 1;
-                match docs.get(uri.path()) {
-                    Some((ct, bytes)) => {
-                        ([(header::CONTENT_TYPE, *ct)], bytes.clone()).into_response()
-                    }
-                    None => (StatusCode::NOT_FOUND, "no such document").into_response(),
-                }
-            }
-        });
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let addr = listener.local_addr().unwrap();
-        tokio::spawn(async move {
-            let _ = axum::serve(listener, app).await;
-        });
-        Self {
-            base: format!("http://{addr}"),
-            hits,
-        }
-    }
-
-    fn url(&self, path: &str) -> String {
-        format!("{}{path}", self.base)
-    }
-
-    fn hits(&self, path: &str) -> usize {
-        self.hits.lock().unwrap().get(path).copied().unwrap_or(0)
-    }
+/// A page server serving `docs` (path, content type, bytes).
+async fn doc_server(docs: Vec<(&'static str, &'static str, Vec<u8>)>) -> PageServer {
+    let pages = docs
+        .into_iter()
+        .map(|(path, content_type, bytes)| (path, Canned::bytes(content_type, bytes)))
+        .collect();
+    PageServer::with_pages(pages).await
 }
 
 fn report() -> Vec<u8> {
@@ -99,7 +51,7 @@ fn service(dir: &std::path::Path, extra: &str) -> Service {
 
 #[tokio::test]
 async fn a_pdf_is_markdown_with_metadata_pages_windows_and_focus() {
-    let server = DocServer::start(vec![
+    let server = doc_server(vec![
         ("/survey.pdf", PDF, report()),
         ("/download", "application/octet-stream", report()),
     ])
@@ -157,7 +109,7 @@ async fn a_pdf_is_markdown_with_metadata_pages_windows_and_focus() {
 async fn broken_encrypted_scanned_and_oversized_documents_say_what_they_are() {
     let mut truncated = report();
     truncated.truncate(truncated.len() / 3);
-    let server = DocServer::start(vec![
+    let server = doc_server(vec![
         ("/locked.pdf", PDF, encrypted_pdf()),
         ("/scan.pdf", PDF, image_only_pdf()),
         (
@@ -243,7 +195,7 @@ async fn a_docx_has_its_heading_and_table() {
         ]),
     ]
     .concat();
-    let server = DocServer::start(vec![(
+    let server = doc_server(vec![(
         "/tides.docx",
         DOCX,
         docx(&body, "Tides", "Harbour Master"),

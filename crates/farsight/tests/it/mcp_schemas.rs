@@ -33,7 +33,7 @@ async fn pages() -> PageServer {
         Canned {
             status: 200,
             content_type: "text/plain",
-            body: "User-agent: *\nDisallow: /private/\n".to_owned(),
+            body: "User-agent: *\nDisallow: /private/\n".into(),
             headers: Vec::new(),
         },
     );
@@ -43,7 +43,7 @@ async fn pages() -> PageServer {
         Canned {
             status: 200,
             content_type: "image/png",
-            body: "\u{89}PNG fake image".to_owned(),
+            body: "\u{89}PNG fake image".into(),
             headers: Vec::new(),
         },
     );

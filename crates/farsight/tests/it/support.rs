@@ -15,7 +15,8 @@ use axum::response::{IntoResponse, Response};
 pub struct Canned {
     pub status: u16,
     pub content_type: &'static str,
-    pub body: String,
+    /// Bytes, so documents (PDF, DOCX) are served as they are.
+    pub body: Vec<u8>,
     pub headers: Vec<(&'static str, &'static str)>,
 }
 
@@ -24,7 +25,17 @@ impl Canned {
         Self {
             status: 200,
             content_type: "text/html; charset=utf-8",
-            body: body.into(),
+            body: body.into().into_bytes(),
+            headers: Vec::new(),
+        }
+    }
+
+    /// `body` as it is, with its content type.
+    pub fn bytes(content_type: &'static str, body: Vec<u8>) -> Self {
+        Self {
+            status: 200,
+            content_type,
+            body,
             headers: Vec::new(),
         }
     }
@@ -149,7 +160,7 @@ pub fn standard_pages() -> HashMap<&'static str, Canned> {
         Canned {
             status: 200,
             content_type: "application/json",
-            body: "{\"name\": \"farsight\", \"tools\": [\"web_fetch\"]}".to_owned(),
+            body: "{\"name\": \"farsight\", \"tools\": [\"web_fetch\"]}".into(),
             headers: Vec::new(),
         },
     );
@@ -165,7 +176,7 @@ pub fn standard_pages() -> HashMap<&'static str, Canned> {
         Canned {
             status: 503,
             content_type: "text/plain",
-            body: "busy".to_owned(),
+            body: "busy".into(),
             headers: vec![("retry-after", "7")],
         },
     );
@@ -174,7 +185,7 @@ pub fn standard_pages() -> HashMap<&'static str, Canned> {
         Canned {
             status: 403,
             content_type: "text/html",
-            body: "<h1>Forbidden</h1>".to_owned(),
+            body: "<h1>Forbidden</h1>".into(),
             headers: Vec::new(),
         },
     );

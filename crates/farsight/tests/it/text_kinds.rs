@@ -12,7 +12,7 @@ fn text(content_type: &'static str, body: impl Into<String>) -> Canned {
     Canned {
         status: 200,
         content_type,
-        body: body.into(),
+        body: body.into().into_bytes(),
         headers: Vec::new(),
     }
 }
