@@ -109,28 +109,51 @@ pub fn opt_bool<'de, D: Deserializer<'de>>(d: D) -> Result<Option<bool>, D::Erro
 /// A list of strings, or one string of comma-separated entries (a JSON
 /// array written as a string is read as the array).
 pub fn string_list<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
+    let entries = list(d, |one| one.split(',').map(str::to_owned).collect())?;
+    Ok(entries
+        .into_iter()
+        .map(|e| e.trim().to_owned())
+        .filter(|e| !e.is_empty())
+        .collect())
+}
+
+/// A list of URLs as clients send it: a list, a JSON list written as a
+/// string (the Inspector sends every argument as a string), or one URL.
+/// Never split on commas, unlike [`string_list`]: URLs hold commas
+/// (`https://en.wikipedia.org/wiki/Washington,_D.C.`).
+pub fn url_list<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
+    list(d, |one| {
+        if one.is_empty() {
+            Vec::new()
+        } else {
+            vec![one.to_owned()]
+        }
+    })
+}
+
+/// A list, or one string: a JSON array written as a string is the array,
+/// any other string (trimmed) is read by `one`.
+fn list<'de, D: Deserializer<'de>>(
+    d: D,
+    one: impl FnOnce(&str) -> Vec<String>,
+) -> Result<Vec<String>, D::Error> {
     #[derive(Deserialize)]
     #[serde(untagged)]
     enum List {
         Many(Vec<String>),
         One(String),
     }
-    let entries = match Option::<List>::deserialize(d)? {
+    Ok(match Option::<List>::deserialize(d)? {
         None => Vec::new(),
         Some(List::Many(v)) => v,
         Some(List::One(s)) => {
             let trimmed = s.trim();
             match serde_json::from_str::<Vec<String>>(trimmed) {
                 Ok(v) if trimmed.starts_with('[') => v,
-                _ => trimmed.split(',').map(str::to_owned).collect(),
+                _ => one(trimmed),
             }
         }
-    };
-    Ok(entries
-        .into_iter()
-        .map(|e| e.trim().to_owned())
-        .filter(|e| !e.is_empty())
-        .collect())
+    })
 }
 
 #[cfg(test)]

@@ -35,31 +35,6 @@ fn yes() -> bool {
     true
 }
 
-/// `urls` as clients send it: a list, a JSON list written as a string (the
-/// Inspector sends every argument as a string), or one URL. Never split on
-/// commas, unlike other lists: URLs hold commas
-/// (`https://en.wikipedia.org/wiki/Washington,_D.C.`).
-fn url_list<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
-    #[derive(Deserialize)]
-    #[serde(untagged)]
-    enum List {
-        Many(Vec<String>),
-        One(String),
-    }
-    Ok(match Option::<List>::deserialize(d)? {
-        None => Vec::new(),
-        Some(List::Many(v)) => v,
-        Some(List::One(s)) => {
-            let trimmed = s.trim();
-            match serde_json::from_str::<Vec<String>>(trimmed) {
-                Ok(v) if trimmed.starts_with('[') => v,
-                _ if trimmed.is_empty() => Vec::new(),
-                _ => vec![trimmed.to_owned()],
-            }
-        }
-    })
-}
-
 /// Fetch one web page (`url`) or several (`urls`) and return their readable
 /// content; every other field applies to each page.
 ///
@@ -76,7 +51,7 @@ pub struct FetchRequest {
     /// Instead of url: up to 10 pages, read in parallel.
     #[serde(
         default,
-        deserialize_with = "url_list",
+        deserialize_with = "lenient::url_list",
         skip_serializing_if = "Vec::is_empty"
     )]
     #[schemars(length(max = 10))]
