@@ -17,12 +17,12 @@
 
 use std::borrow::Cow;
 use std::cell::{Cell, RefCell};
+use std::rc::Rc;
 
 use crate::fasthash::FastMap;
 use crate::flat::{MAX_PARSED_DEPTH, flatten};
-use dom_query::NodeId;
 
-use dom_query::Document;
+use dom_query::{Document, NodeId};
 use html5ever::tendril::{StrTendril, TendrilSink};
 use html5ever::tree_builder::{ElementFlags, NodeOrText, QuirksMode, TreeBuilderOpts, TreeSink};
 use html5ever::{Attribute, ParseOpts, QualName, parse_document};
@@ -53,8 +53,8 @@ fn parse_watched(html: &str) -> Option<Document> {
         },
         ..ParseOpts::default()
     };
-    let too_deep = std::rc::Rc::new(Cell::new(false));
-    let moved = std::rc::Rc::new(Cell::new(false));
+    let too_deep = Rc::new(Cell::new(false));
+    let moved = Rc::new(Cell::new(false));
     let sink = Quiet {
         doc: Document::default(),
         depths: RefCell::default(),
@@ -148,15 +148,15 @@ fn pieces(text: &str) -> impl Iterator<Item = &str> {
 struct Quiet {
     doc: Document,
     /// Each node's depth when it was placed, the document being 0. Nodes
-    /// the parser moves later (the adoption agency, foster parenting) keep
-    /// the depth they were placed at: the tree only gets deeper by placing
-    /// new nodes, which is what is watched.
+    /// the parser moves later keep the depth they were placed at; the one
+    /// move that deepens what is below it, the adoption agency's, sets
+    /// `moved`, and the finished tree is then measured once.
     depths: RefCell<FastMap<NodeId, u32>>,
     /// Set once a node is placed deeper than [`MAX_PARSED_DEPTH`].
-    too_deep: std::rc::Rc<Cell<bool>>,
+    too_deep: Rc<Cell<bool>>,
     /// Whether the adoption agency moved children under a new element,
     /// making everything below them a level deeper than noted.
-    moved: std::rc::Rc<Cell<bool>>,
+    moved: Rc<Cell<bool>>,
 }
 
 impl Quiet {
