@@ -241,6 +241,16 @@ fn hiding(n: &NodeRef<'_>) -> Option<Hiding> {
         if &*el.name.local == "button" {
             return (!is_disclosure(n, el)).then_some(Hiding::Always);
         }
+        // A tab panel (WAI-ARIA tabs: the other languages of a code sample,
+        // a product's specifications) is hidden until its tab is clicked,
+        // one click away: content, whatever hides it.
+        let tab_panel = el
+            .attrs
+            .iter()
+            .any(|a| &*a.name.local == "role" && a.value.trim().eq_ignore_ascii_case("tabpanel"));
+        if tab_panel {
+            return None;
+        }
         if matches!(
             &*el.name.local,
             "script"

@@ -120,3 +120,22 @@ fn a_page_locked_until_its_scripts_run_is_read() {
         }
     }
 }
+
+// WAI-ARIA tabs: the panel of a tab not selected is hidden until its tab is
+// clicked, one click away, and stays (the other languages of a code
+// sample). A hidden toast that is no tab panel goes.
+#[test]
+fn hidden_tab_panels_are_read() {
+    for format in [Format::Text, Format::Markdown] {
+        let out = run("tab-panels.html", format).content;
+        for kept in [
+            "Install the Python library with pip",
+            "Install the Node.js library with npm",
+            "await client.messages.send",
+            "the answer holds the message's identifier",
+        ] {
+            assert!(out.contains(kept), "{format:?}: {kept:?} missing: {out}");
+        }
+        assert!(!out.contains("Copied to clipboard"), "{out}");
+    }
+}
