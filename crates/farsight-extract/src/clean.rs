@@ -99,9 +99,10 @@ pub(crate) fn remove_hidden(doc: &Document) -> usize {
     count
 }
 
-/// The elements of `waiting` (hidden by [`style_waits`], in page order)
-/// that are hidden from the page rather than the page waiting for its
-/// scripts: all but those holding [`PAGE_SHARE`] of the body's text.
+/// The elements of `waiting` (hidden by their inline style alone:
+/// `display:none`, see [`Hiding::ByStyle`], or [`style_waits`]; in page
+/// order) that are hidden from the page rather than the page waiting for
+/// its scripts: all but those holding [`PAGE_SHARE`] of the body's text.
 fn hidden_until_shown<'a>(doc: &'a Document, waiting: &[NodeRef<'a>]) -> Vec<NodeRef<'a>> {
     let page = doc.body().map_or(0, |b| b.normalized_char_count()) as f32;
     let mut doomed = Vec::new();
