@@ -62,7 +62,12 @@ const WALLS: &[Wall] = &[
     Wall {
         vendor: "PerimeterX (HUMAN)",
         header: None,
-        markers: &["px-captcha", "captcha.px-cdn.net", "_pxappid", "px-cloud.net"],
+        markers: &[
+            "px-captcha",
+            "captcha.px-cdn.net",
+            "_pxappid",
+            "px-cloud.net",
+        ],
         template: &[],
     },
     Wall {
@@ -116,9 +121,7 @@ pub(crate) fn detect(status: u16, headers: &HeaderMap, body: &[u8]) -> Option<&'
     let wall_status = is_wall_status(status);
     WALLS
         .iter()
-        .find(|wall| {
-            has(wall.markers) && (wall_status || has(wall.template))
-        })
+        .find(|wall| has(wall.markers) && (wall_status || has(wall.template)))
         .map(|wall| wall.vendor)
 }
 
@@ -126,9 +129,7 @@ pub(crate) fn detect(status: u16, headers: &HeaderMap, body: &[u8]) -> Option<&'
 pub(crate) fn wall_error(vendor: &str, status: u16, url: &str) -> Error {
     Error::new(
         ErrorKind::BotChallenge,
-        format!(
-            "the site answered with {vendor}'s bot check (HTTP {status}) instead of the page"
-        ),
+        format!("the site answered with {vendor}'s bot check (HTTP {status}) instead of the page"),
     )
     .with_suggestion(
         "The site blocks automated readers; farsight does not solve bot challenges, and \
@@ -241,10 +242,17 @@ that loads a script from challenges.cloudflare.com. The page sets window._cf_chl
         assert_eq!(detect(503, &none, b"Service Unavailable"), None);
         // A page served through Cloudflare is not a challenge.
         assert_eq!(
-            detect(200, &headers(&[("server", "cloudflare"), ("cf-ray", "8a")]), b"<p>hi</p>"),
+            detect(
+                200,
+                &headers(&[("server", "cloudflare"), ("cf-ray", "8a")]),
+                b"<p>hi</p>"
+            ),
             None
         );
-        assert_eq!(detect(403, &headers(&[("cf-mitigated", "none")]), b""), None);
+        assert_eq!(
+            detect(403, &headers(&[("cf-mitigated", "none")]), b""),
+            None
+        );
         // A long page is never read for markers, even on a wall status.
         let mut long = CLOUDFLARE.to_owned();
         long.push_str(&"<p>text</p>".repeat(MAX_WALL_BYTES / 8));

@@ -7,6 +7,7 @@ use std::time::Duration;
 use reqwest::header::{self, HeaderMap, HeaderValue};
 use url::Url;
 
+use crate::bot_wall;
 use crate::cache::Cache;
 use crate::charset;
 use crate::content_type;
@@ -16,7 +17,6 @@ use crate::inflate::{Inflated, Inflater};
 use crate::normalize::normalize_url;
 use crate::page::{FetchOptions, Page, PageKind};
 use crate::page_entry::{Hop, PageEntry};
-use crate::bot_wall;
 use crate::resolver::Refused;
 use crate::robots::RobotsCache;
 use crate::route::Routes;

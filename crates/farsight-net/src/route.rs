@@ -72,7 +72,9 @@ impl Routes {
             Some(proxy) => {
                 let decide = proxy.clone();
                 let client = base()
-                    .proxy(reqwest::Proxy::custom(move |url| decide.for_url(url).cloned()))
+                    .proxy(reqwest::Proxy::custom(move |url| {
+                        decide.for_url(url).cloned()
+                    }))
                     .dns_resolver(GuardedResolver::for_proxy(
                         Arc::clone(&guard),
                         proxy.proxy_hosts(),

@@ -46,7 +46,10 @@ impl TlsTrust {
         }
         let (system_roots, rejected) = roots.add_parsable_certificates(system.certs);
         if rejected > 0 {
-            tracing::debug!(rejected, "system certificates rustls cannot use were skipped");
+            tracing::debug!(
+                rejected,
+                "system certificates rustls cannot use were skipped"
+            );
         }
         let extra_file = match ca_file {
             Some(path) => {
@@ -99,7 +102,8 @@ impl std::fmt::Debug for TlsTrust {
 }
 
 fn read_ca_file(path: &Path) -> Result<Vec<CertificateDer<'static>>, Error> {
-    let bytes = std::fs::read(path).map_err(|e| bad_ca_file(path, &format!("cannot be read ({e})")))?;
+    let bytes =
+        std::fs::read(path).map_err(|e| bad_ca_file(path, &format!("cannot be read ({e})")))?;
     let mut certs = Vec::new();
     for item in CertificateDer::pem_slice_iter(&bytes) {
         certs.push(item.map_err(|e| bad_ca_file(path, &format!("is not valid PEM ({e})")))?);
@@ -158,7 +162,10 @@ mod tests {
         for path in [&missing, &empty, &text] {
             let err = TlsTrust::load(Some(path)).unwrap_err();
             assert_eq!(err.kind(), ErrorKind::InvalidConfig);
-            assert!(err.to_string().contains(&path.display().to_string()), "{err}");
+            assert!(
+                err.to_string().contains(&path.display().to_string()),
+                "{err}"
+            );
             assert!(err.suggestion().unwrap().contains("ca_file"));
         }
     }

@@ -321,9 +321,9 @@ impl NoProxy {
         self.entries.iter().any(|entry| match entry {
             NoProxyEntry::Domain { name: n, port: p } => {
                 p.is_none_or(|p| Some(p) == port)
-                    && name
-                        .as_deref()
-                        .is_some_and(|h| h == n || h.strip_suffix(n.as_str()).is_some_and(|r| r.ends_with('.')))
+                    && name.as_deref().is_some_and(|h| {
+                        h == n || h.strip_suffix(n.as_str()).is_some_and(|r| r.ends_with('.'))
+                    })
             }
             NoProxyEntry::Net { net, port: p } => {
                 p.is_none_or(|p| Some(p) == port)
@@ -404,19 +404,26 @@ mod tests {
     }
 
     fn routed(p: &UpstreamProxy, target: &str) -> Option<String> {
-        p.for_url(&url(target)).map(|u| u.host_str().unwrap_or_default().to_owned())
+        p.for_url(&url(target))
+            .map(|u| u.host_str().unwrap_or_default().to_owned())
     }
 
     #[test]
     fn nothing_configured_is_no_proxy() {
         assert!(UpstreamProxy::from_settings(None, None).unwrap().is_none());
-        assert!(UpstreamProxy::from_settings(Some("  "), Some(&env(&[])))
-            .unwrap()
-            .is_none());
+        assert!(
+            UpstreamProxy::from_settings(Some("  "), Some(&env(&[])))
+                .unwrap()
+                .is_none()
+        );
         // The environment is read only when the user opted in.
         let e = env(&[("HTTPS_PROXY", "http://p:3128")]);
         assert!(UpstreamProxy::from_settings(None, None).unwrap().is_none());
-        assert!(UpstreamProxy::from_settings(None, Some(&e)).unwrap().is_some());
+        assert!(
+            UpstreamProxy::from_settings(None, Some(&e))
+                .unwrap()
+                .is_some()
+        );
     }
 
     #[test]
@@ -426,25 +433,40 @@ mod tests {
             ("http_proxy", "plain:8080"),
             ("HTTP_PROXY", "ignored:1"),
         ]);
-        let p = UpstreamProxy::from_settings(None, Some(&e)).unwrap().unwrap();
+        let p = UpstreamProxy::from_settings(None, Some(&e))
+            .unwrap()
+            .unwrap();
         assert_eq!(routed(&p, "https://example.com/"), Some("secure".into()));
         assert_eq!(routed(&p, "http://example.com/"), Some("plain".into()));
-        assert_eq!(p.for_url(&url("http://example.com/")).unwrap().port(), Some(8080));
+        assert_eq!(
+            p.for_url(&url("http://example.com/")).unwrap().port(),
+            Some(8080)
+        );
         assert_eq!(routed(&p, "ftp://example.com/"), None);
 
         let only_https = env(&[("https_proxy", "http://secure:3128")]);
-        let p = UpstreamProxy::from_settings(None, Some(&only_https)).unwrap().unwrap();
+        let p = UpstreamProxy::from_settings(None, Some(&only_https))
+            .unwrap()
+            .unwrap();
         assert_eq!(routed(&p, "http://example.com/"), None);
 
-        let all = env(&[("ALL_PROXY", "socks5h://sock:1080"), ("http_proxy", "plain:8080")]);
-        let p = UpstreamProxy::from_settings(None, Some(&all)).unwrap().unwrap();
+        let all = env(&[
+            ("ALL_PROXY", "socks5h://sock:1080"),
+            ("http_proxy", "plain:8080"),
+        ]);
+        let p = UpstreamProxy::from_settings(None, Some(&all))
+            .unwrap()
+            .unwrap();
         assert_eq!(routed(&p, "https://example.com/"), Some("sock".into()));
         assert_eq!(routed(&p, "http://example.com/"), Some("plain".into()));
     }
 
     #[test]
     fn an_explicit_proxy_wins_and_no_proxy_still_applies() {
-        let e = env(&[("HTTPS_PROXY", "http://envproxy:3128"), ("NO_PROXY", "intranet.example")]);
+        let e = env(&[
+            ("HTTPS_PROXY", "http://envproxy:3128"),
+            ("NO_PROXY", "intranet.example"),
+        ]);
         let p = UpstreamProxy::from_settings(Some("http://mine:3128"), Some(&e))
             .unwrap()
             .unwrap();
@@ -455,7 +477,10 @@ mod tests {
         let p = UpstreamProxy::from_settings(Some("http://mine:3128"), None)
             .unwrap()
             .unwrap();
-        assert_eq!(routed(&p, "https://wiki.intranet.example/"), Some("mine".into()));
+        assert_eq!(
+            routed(&p, "https://wiki.intranet.example/"),
+            Some("mine".into())
+        );
     }
 
     #[test]
@@ -468,7 +493,9 @@ mod tests {
                 "localhost, .corp.example,*.wild.example,exact.example, 10.0.0.0/8,192.168.1.7,[::1],fd00::/8, svc.example:8443,10.9.9.9:8080",
             ),
         ]);
-        let p = UpstreamProxy::from_settings(None, Some(&e)).unwrap().unwrap();
+        let p = UpstreamProxy::from_settings(None, Some(&e))
+            .unwrap()
+            .unwrap();
         let direct = [
             "http://localhost/",
             "http://LOCALHOST./",
@@ -503,7 +530,9 @@ mod tests {
             assert_eq!(routed(&p, t), Some("p".into()), "{t} must use the proxy");
         }
         let star = env(&[("https_proxy", "http://p:3128"), ("NO_PROXY", "*")]);
-        let p = UpstreamProxy::from_settings(None, Some(&star)).unwrap().unwrap();
+        let p = UpstreamProxy::from_settings(None, Some(&star))
+            .unwrap()
+            .unwrap();
         assert_eq!(routed(&p, "https://example.com/"), None);
     }
 
@@ -512,12 +541,21 @@ mod tests {
         let err = UpstreamProxy::from_settings(Some("ftp://u:hunter2@p:21"), None).unwrap_err();
         assert_eq!(err.kind(), ErrorKind::InvalidConfig);
         let shown = format!("{err} {err:?}");
-        assert!(shown.contains("fetch.proxy") && !shown.contains("hunter2"), "{shown}");
+        assert!(
+            shown.contains("fetch.proxy") && !shown.contains("hunter2"),
+            "{shown}"
+        );
         let e = env(&[("HTTPS_PROXY", "http://u:hunter2@p:3128/some/path")]);
         let err = UpstreamProxy::from_settings(None, Some(&e)).unwrap_err();
         let shown = format!("{err} {err:?}");
-        assert!(shown.contains("HTTPS_PROXY") && !shown.contains("hunter2"), "{shown}");
-        let e = env(&[("HTTPS_PROXY", "http://p:3128"), ("NO_PROXY", "10.0.0.0/99")]);
+        assert!(
+            shown.contains("HTTPS_PROXY") && !shown.contains("hunter2"),
+            "{shown}"
+        );
+        let e = env(&[
+            ("HTTPS_PROXY", "http://p:3128"),
+            ("NO_PROXY", "10.0.0.0/99"),
+        ]);
         let err = UpstreamProxy::from_settings(None, Some(&e)).unwrap_err();
         assert!(err.to_string().contains("NO_PROXY"), "{err}");
         assert!(UpstreamProxy::all("http://").is_err());
@@ -529,10 +567,19 @@ mod tests {
         let u = p.for_url(&url("https://example.com/")).unwrap();
         assert_eq!((u.username(), u.password()), ("alice", Some("hunter2")));
         let shown = format!("{p} {p:?}");
-        assert!(!shown.contains("hunter2") && !shown.contains("alice"), "{shown}");
+        assert!(
+            !shown.contains("hunter2") && !shown.contains("alice"),
+            "{shown}"
+        );
         assert!(shown.contains("http://***@proxy.corp:3128"), "{shown}");
-        assert_eq!(redact_proxy_url("alice:hunter2@proxy:3128"), "http://***@proxy:3128");
-        assert_eq!(redact_proxy_url("socks5h://proxy:1080"), "socks5h://proxy:1080");
+        assert_eq!(
+            redact_proxy_url("alice:hunter2@proxy:3128"),
+            "http://***@proxy:3128"
+        );
+        assert_eq!(
+            redact_proxy_url("socks5h://proxy:1080"),
+            "socks5h://proxy:1080"
+        );
         assert_eq!(
             p.scrub("sent alice:hunter2@proxy; hunter2 refused"),
             "sent ***@proxy; *** refused"

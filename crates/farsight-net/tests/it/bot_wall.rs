@@ -23,13 +23,20 @@ async fn a_cloudflare_challenge_is_named_not_extracted() {
         .route(
             "/header",
             get(|| async {
-                (StatusCode::FORBIDDEN, [("cf-mitigated", "challenge")], Html("")).into_response()
+                (
+                    StatusCode::FORBIDDEN,
+                    [("cf-mitigated", "challenge")],
+                    Html(""),
+                )
+                    .into_response()
             }),
         )
         .route("/200", get(|| async { Html(CHALLENGE) }))
         .route(
             "/plain403",
-            get(|| async { (StatusCode::FORBIDDEN, Html("<h1>403 Forbidden</h1>")).into_response() }),
+            get(|| async {
+                (StatusCode::FORBIDDEN, Html("<h1>403 Forbidden</h1>")).into_response()
+            }),
         );
     let addr = serve(app).await;
     let f = fetcher();

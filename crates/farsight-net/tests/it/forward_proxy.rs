@@ -35,12 +35,8 @@ impl ForwardProxy {
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
         let asked: Arc<Mutex<Vec<Asked>>> = Arc::default();
-        let names: Arc<HashMap<String, SocketAddr>> = Arc::new(
-            names
-                .iter()
-                .map(|(n, a)| ((*n).to_owned(), *a))
-                .collect(),
-        );
+        let names: Arc<HashMap<String, SocketAddr>> =
+            Arc::new(names.iter().map(|(n, a)| ((*n).to_owned(), *a)).collect());
         let log = Arc::clone(&asked);
         tokio::spawn(async move {
             while let Ok((sock, _)) = listener.accept().await {
@@ -79,13 +75,11 @@ async fn serve(
     let mut parts = request_line.split(' ');
     let method = parts.next().unwrap_or_default().to_owned();
     let target = parts.next().unwrap_or_default().to_owned();
-    let proxy_authorization = lines
-        .clone()
-        .find_map(|l| {
-            l.split_once(':')
-                .filter(|(k, _)| k.eq_ignore_ascii_case("proxy-authorization"))
-                .map(|(_, v)| v.trim().to_owned())
-        });
+    let proxy_authorization = lines.clone().find_map(|l| {
+        l.split_once(':')
+            .filter(|(k, _)| k.eq_ignore_ascii_case("proxy-authorization"))
+            .map(|(_, v)| v.trim().to_owned())
+    });
     log.lock().unwrap().push(Asked {
         method: method.clone(),
         target: target.clone(),
@@ -119,8 +113,15 @@ async fn serve(
     // One request per connection: the next one may be for another host.
     let mut forwarded = format!("{method} {path} HTTP/1.1\r\n");
     for line in lines.filter(|l| !l.is_empty()) {
-        let name = line.split(':').next().unwrap_or_default().to_ascii_lowercase();
-        if !matches!(name.as_str(), "proxy-authorization" | "connection" | "proxy-connection") {
+        let name = line
+            .split(':')
+            .next()
+            .unwrap_or_default()
+            .to_ascii_lowercase();
+        if !matches!(
+            name.as_str(),
+            "proxy-authorization" | "connection" | "proxy-connection"
+        ) {
             forwarded.push_str(line);
             forwarded.push_str("\r\n");
         }
@@ -133,7 +134,10 @@ async fn serve(
     Ok(())
 }
 
-async fn connect(host_port: &str, names: &HashMap<String, SocketAddr>) -> std::io::Result<TcpStream> {
+async fn connect(
+    host_port: &str,
+    names: &HashMap<String, SocketAddr>,
+) -> std::io::Result<TcpStream> {
     match names.get(host_port) {
         Some(addr) => TcpStream::connect(addr).await,
         None => TcpStream::connect(host_port).await,

@@ -61,7 +61,10 @@ async fn pages_and_robots_txt_go_through_the_proxy() {
     // The name has no local DNS answer: only the proxy knows it, so the
     // request goes to the proxy (a corporate network without outside DNS).
     let page = f
-        .fetch(&format!("http://{PROXY_ONLY}/page"), &FetchOptions::default())
+        .fetch(
+            &format!("http://{PROXY_ONLY}/page"),
+            &FetchOptions::default(),
+        )
         .await
         .unwrap();
     assert!(page.text.contains("through the proxy"), "{}", page.text);
@@ -76,7 +79,10 @@ async fn pages_and_robots_txt_go_through_the_proxy() {
     );
     // A page fetched through the proxy is served from the cache again.
     let again = f
-        .fetch(&format!("http://{PROXY_ONLY}/page"), &FetchOptions::default())
+        .fetch(
+            &format!("http://{PROXY_ONLY}/page"),
+            &FetchOptions::default(),
+        )
         .await
         .unwrap();
     assert!(again.from_cache);
@@ -89,9 +95,12 @@ async fn credentials_reach_the_proxy_and_no_message() {
     let proxy = ForwardProxy::start(&[(name.as_str(), addr)]).await;
     let with_login = UpstreamProxy::all(&proxy.url(Some("alice:s3cret-pw"))).unwrap();
     let f = fetcher(with_login.clone());
-    f.fetch(&format!("http://{PROXY_ONLY}/page"), &FetchOptions::default())
-        .await
-        .unwrap();
+    f.fetch(
+        &format!("http://{PROXY_ONLY}/page"),
+        &FetchOptions::default(),
+    )
+    .await
+    .unwrap();
     let asked = proxy.asked();
     assert!(!asked.is_empty());
     for a in &asked {
@@ -108,13 +117,22 @@ async fn credentials_reach_the_proxy_and_no_message() {
     drop(closed);
     let down = UpstreamProxy::all(&format!("http://alice:s3cret-pw@127.0.0.1:{port}")).unwrap();
     let err = fetcher(down)
-        .fetch(&format!("http://{PROXY_ONLY}/page"), &FetchOptions::default())
+        .fetch(
+            &format!("http://{PROXY_ONLY}/page"),
+            &FetchOptions::default(),
+        )
         .await
         .unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Network, "{err:?}");
     let shown = format!("{err} {err:?} {:?} {:?}", err.suggestion(), err.url());
-    assert!(!shown.contains("s3cret") && !shown.contains("alice"), "{shown}");
-    assert!(shown.contains("proxy") && shown.contains(&format!("127.0.0.1:{port}")), "{shown}");
+    assert!(
+        !shown.contains("s3cret") && !shown.contains("alice"),
+        "{shown}"
+    );
+    assert!(
+        shown.contains("proxy") && shown.contains(&format!("127.0.0.1:{port}")),
+        "{shown}"
+    );
     let shown = format!("{with_login} {with_login:?} {f:?}");
     assert!(!shown.contains("s3cret"), "{shown}");
 }
@@ -141,16 +159,22 @@ async fn the_environment_is_read_from_a_map_and_no_proxy_goes_direct() {
         .unwrap();
     // NO_PROXY: straight to the site, the proxy hears nothing.
     let page = f
-        .fetch(&format!("http://127.0.0.1:{}/page", addr.port()), &FetchOptions::default())
+        .fetch(
+            &format!("http://127.0.0.1:{}/page", addr.port()),
+            &FetchOptions::default(),
+        )
         .await
         .unwrap();
     assert!(page.text.contains("through the proxy"));
     assert_eq!(hits.get(), 1);
     assert!(proxy.asked().is_empty(), "{:?}", proxy.asked());
     // Any other host: through the proxy named by http_proxy.
-    f.fetch(&format!("http://{PROXY_ONLY}/page"), &FetchOptions::default())
-        .await
-        .unwrap();
+    f.fetch(
+        &format!("http://{PROXY_ONLY}/page"),
+        &FetchOptions::default(),
+    )
+    .await
+    .unwrap();
     assert_eq!(hits.get(), 2);
     assert_eq!(proxy.asked().len(), 2, "robots.txt and the page");
 }
@@ -162,7 +186,11 @@ async fn what_the_guard_can_see_is_refused_even_through_the_proxy() {
     let proxy = ForwardProxy::start(&[(name.as_str(), addr)]).await;
     let f = fetcher(UpstreamProxy::all(&proxy.url(None)).unwrap());
     // Literal non-public addresses, as written.
-    for url in ["http://10.0.0.1/", "http://[::1]:8080/", "http://169.254.169.254/latest"] {
+    for url in [
+        "http://10.0.0.1/",
+        "http://[::1]:8080/",
+        "http://169.254.169.254/latest",
+    ] {
         let err = f.fetch(url, &FetchOptions::default()).await.unwrap_err();
         assert_eq!(err.kind(), ErrorKind::BlockedUrl, "{url}: {err}");
     }
@@ -175,7 +203,10 @@ async fn what_the_guard_can_see_is_refused_even_through_the_proxy() {
         return;
     }
     let err = f
-        .fetch(&format!("http://{hostname}:{}/page", addr.port()), &FetchOptions::default())
+        .fetch(
+            &format!("http://{hostname}:{}/page", addr.port()),
+            &FetchOptions::default(),
+        )
         .await
         .unwrap_err();
     assert_eq!(err.kind(), ErrorKind::BlockedUrl, "{err}");
@@ -223,6 +254,12 @@ async fn provider_calls_go_through_the_proxy() {
     assert_eq!(body, "{\"results\": []}");
     let asked = proxy.asked();
     assert_eq!(asked.len(), 1, "{asked:?}");
-    assert_eq!(asked[0].target, format!("http://{PROXY_ONLY}/search?q=tides"));
-    assert_eq!(asked[0].proxy_authorization.as_deref(), Some("Basic Ym9iOnB3"));
+    assert_eq!(
+        asked[0].target,
+        format!("http://{PROXY_ONLY}/search?q=tides")
+    );
+    assert_eq!(
+        asked[0].proxy_authorization.as_deref(),
+        Some("Basic Ym9iOnB3")
+    );
 }

@@ -34,7 +34,10 @@ async fn ca_file_makes_a_private_ca_trusted() {
         .await
         .unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Network, "{err:?}");
-    assert!(err.message().to_ascii_lowercase().contains("certificate"), "{err}");
+    assert!(
+        err.message().to_ascii_lowercase().contains("certificate"),
+        "{err}"
+    );
 
     let (_dir, path) = write_ca(&server);
     let trust = TlsTrust::load(Some(&path)).unwrap();

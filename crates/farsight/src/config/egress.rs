@@ -104,32 +104,47 @@ mod tests {
     fn bad_settings_are_named_without_credentials() {
         let err = config("[fetch]\nproxy = \"gopher://u:hunter2@p:70\"\n", &[]).unwrap_err();
         let shown = format!("{err:#}");
-        assert!(shown.contains("fetch.proxy") && !shown.contains("hunter2"), "{shown}");
+        assert!(
+            shown.contains("fetch.proxy") && !shown.contains("hunter2"),
+            "{shown}"
+        );
         let c = config(
             "[fetch]\nuse_env_proxy = true\n",
             &[("https_proxy", "http://u:hunter2@p:3128/path")],
         )
         .unwrap();
         let shown = format!("{:#}", c.fetch.upstream_proxy().unwrap_err());
-        assert!(shown.contains("https_proxy") && !shown.contains("hunter2"), "{shown}");
+        assert!(
+            shown.contains("https_proxy") && !shown.contains("hunter2"),
+            "{shown}"
+        );
     }
 
     #[test]
     fn ca_file_wins_over_ssl_cert_file_and_a_bad_one_is_named() {
-        let err = config("[fetch]\nca_file = \"/nonexistent/corp.pem\"\n", &[("SSL_CERT_FILE", "/nonexistent/env.pem")])
-            .unwrap()
-            .fetch
-            .tls_trust()
-            .unwrap_err();
+        let err = config(
+            "[fetch]\nca_file = \"/nonexistent/corp.pem\"\n",
+            &[("SSL_CERT_FILE", "/nonexistent/env.pem")],
+        )
+        .unwrap()
+        .fetch
+        .tls_trust()
+        .unwrap_err();
         let shown = format!("{err:#}");
-        assert!(shown.contains("fetch.ca_file") && shown.contains("/nonexistent/corp.pem"), "{shown}");
+        assert!(
+            shown.contains("fetch.ca_file") && shown.contains("/nonexistent/corp.pem"),
+            "{shown}"
+        );
         let err = config("", &[("SSL_CERT_FILE", "/nonexistent/env.pem")])
             .unwrap()
             .fetch
             .tls_trust()
             .unwrap_err();
         let shown = format!("{err:#}");
-        assert!(shown.contains("SSL_CERT_FILE") && shown.contains("/nonexistent/env.pem"), "{shown}");
+        assert!(
+            shown.contains("SSL_CERT_FILE") && shown.contains("/nonexistent/env.pem"),
+            "{shown}"
+        );
         assert!(config("", &[]).unwrap().fetch.tls_trust().is_ok());
     }
 }

@@ -332,7 +332,9 @@ impl Config {
             if f.ca_file.as_deref().is_some_and(|p| p.trim().is_empty()) {
                 bail!("fetch.ca_file is empty: name a PEM file, or remove the line");
             }
-            set(&mut c.fetch.ca_file, f.ca_file.map(|p| expand_home(&p)));
+            if let Some(p) = f.ca_file {
+                c.fetch.ca_file = Some(expand_home(&p));
+            }
         }
         if let Some(k) = raw.cache {
             set(&mut c.cache.enabled, k.enabled);
