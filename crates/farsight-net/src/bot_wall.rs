@@ -125,6 +125,23 @@ pub(crate) fn detect(status: u16, headers: &HeaderMap, body: &[u8]) -> Option<&'
         .map(|wall| wall.vendor)
 }
 
+/// The wall an error response's body names, read only while it stays
+/// small: a body larger than [`MAX_WALL_BYTES`], or one that does not
+/// arrive whole, is not one.
+pub(crate) async fn detect_in_error_body(
+    resp: &mut reqwest::Response,
+    status: u16,
+) -> Option<&'static str> {
+    let mut body = Vec::new();
+    while let Ok(Some(chunk)) = resp.chunk().await {
+        body.extend_from_slice(&chunk);
+        if body.len() > MAX_WALL_BYTES {
+            return None;
+        }
+    }
+    detect(status, &HeaderMap::new(), &body)
+}
+
 /// The error for a wall of `vendor`.
 pub(crate) fn wall_error(vendor: &str, status: u16, url: &str) -> Error {
     Error::new(

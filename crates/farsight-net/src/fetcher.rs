@@ -564,8 +564,8 @@ impl Fetcher {
                 .and_then(|v| v.to_str().ok())
                 .map(str::to_owned);
             // A wall answers with an error status and a small page that
-            // names it; only such a page is read, and only its start.
-            if let Some(vendor) = wall_in_body(&mut resp, status).await {
+            // names it; only such a page is read.
+            if let Some(vendor) = bot_wall::detect_in_error_body(&mut resp, status).await {
                 return Err(bot_wall::wall_error(vendor, status, url.as_str()));
             }
             return Err(status_error(status, retry_after.as_deref(), url.as_str()));
@@ -774,19 +774,6 @@ fn unsupported(what: &str, url: &Url) -> Error {
     )
     .with_suggestion(suggestion)
     .with_url(url.as_str())
-}
-
-/// The start of an error response's body, when it is small, looked at for
-/// a bot wall. A body that does not arrive whole is not one.
-async fn wall_in_body(resp: &mut reqwest::Response, status: u16) -> Option<&'static str> {
-    let mut body = Vec::new();
-    while let Ok(Some(chunk)) = resp.chunk().await {
-        body.extend_from_slice(&chunk);
-        if body.len() > bot_wall::MAX_WALL_BYTES {
-            return None;
-        }
-    }
-    bot_wall::detect(status, &header::HeaderMap::new(), &body)
 }
 
 pub(crate) fn root_cause(e: &(dyn std::error::Error + 'static)) -> String {

@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 
 use url::Url;
 
+use crate::bot_wall;
 use crate::error::{Error, ErrorKind};
 use crate::fetcher::send_error;
 use crate::guard::Guard;
@@ -185,7 +186,19 @@ async fn load(
         if status.is_client_error() {
             return Ok((Rules::AllowAll, RULES_TTL));
         }
-        return disallow(format!("status {}", status.as_u16()));
+        // A bot wall in front of the whole site (Cloudflare's "under attack"
+        // mode answers robots.txt with its challenge and 503) is named as
+        // such, not as a site that disallows everything; not cached.
+        let code = status.as_u16();
+        let mut resp = resp;
+        let wall = match bot_wall::detect(code, resp.headers(), &[]) {
+            Some(vendor) => Some(vendor),
+            None => bot_wall::detect_in_error_body(&mut resp, code).await,
+        };
+        if let Some(vendor) = wall {
+            return Err(bot_wall::wall_error(vendor, code, url.as_str()));
+        }
+        return disallow(format!("status {code}"));
     }
     disallow("too many redirects".into())
 }

@@ -53,3 +53,21 @@ async fn a_cloudflare_challenge_is_named_not_extracted() {
     let err = f.fetch(&url, &FetchOptions::default()).await.unwrap_err();
     assert_eq!(err.kind(), ErrorKind::HttpStatus, "{err:?}");
 }
+
+/// A wall in front of the whole site answers robots.txt too: the fetch says
+/// so, rather than that robots.txt disallows everything.
+#[tokio::test]
+async fn a_wall_on_robots_txt_is_named_not_a_disallow() {
+    let challenge = || async { (StatusCode::SERVICE_UNAVAILABLE, Html(CHALLENGE)).into_response() };
+    let app = Router::new()
+        .route("/robots.txt", get(challenge))
+        .route("/page", get(challenge));
+    let addr = serve(app).await;
+    let url = format!("http://127.0.0.1:{}/page", addr.port());
+    let err = fetcher()
+        .fetch(&url, &FetchOptions::default())
+        .await
+        .unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::BotChallenge, "{err:?}");
+    assert_eq!(err.status(), Some(503));
+}

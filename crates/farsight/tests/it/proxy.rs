@@ -153,12 +153,13 @@ async fn pages_robots_and_providers_go_through_the_configured_proxy() {
 fn a_missing_ca_file_stops_the_start_naming_it() {
     let dir = tempfile::tempdir().unwrap();
     let missing = dir.path().join("corp-ca.pem");
-    let err = Service::new(config(
+    let Err(err) = Service::new(config(
         dir.path(),
         &format!("ca_file = {:?}", missing.display().to_string()),
         "",
-    ))
-    .unwrap_err();
+    )) else {
+        panic!("a missing ca_file must stop the start");
+    };
     let shown = format!("{err:#}");
     assert!(
         shown.contains("corp-ca.pem") && shown.contains("fetch.ca_file"),
