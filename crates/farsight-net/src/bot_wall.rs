@@ -187,7 +187,9 @@ that loads a script from challenges.cloudflare.com. The page sets window._cf_chl
 
     #[test]
     fn each_vendor_is_named_on_its_marker() {
-        let cases: &[(u16, &[(&str, &str)], &str, &str)] = &[
+        // (status, headers, body, vendor named)
+        type Case<'a> = (u16, &'a [(&'a str, &'a str)], &'a str, &'a str);
+        let cases: &[Case<'_>] = &[
             (403, &[("cf-mitigated", "challenge")], "", "Cloudflare"),
             (200, &[("cf-mitigated", "Challenge")], "", "Cloudflare"),
             (503, &[], CLOUDFLARE, "Cloudflare"),

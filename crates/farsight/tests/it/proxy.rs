@@ -12,12 +12,15 @@ use tokio::net::{TcpListener, TcpStream};
 use crate::search_support::{searxng, searxng_body};
 use crate::support::{Canned, PageServer};
 
+/// Each request line the proxy got, with its `Proxy-Authorization`.
+type Seen = Arc<Mutex<Vec<(String, Option<String>)>>>;
+
 /// A forward proxy for absolute-form HTTP requests that records each
 /// request line and its `Proxy-Authorization`, one request per connection.
-async fn counting_proxy() -> (String, Arc<Mutex<Vec<(String, Option<String>)>>>) {
+async fn counting_proxy() -> (String, Seen) {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let port = listener.local_addr().unwrap().port();
-    let seen: Arc<Mutex<Vec<(String, Option<String>)>>> = Arc::default();
+    let seen: Seen = Arc::default();
     let log = Arc::clone(&seen);
     tokio::spawn(async move {
         while let Ok((mut client, _)) = listener.accept().await {
