@@ -107,7 +107,9 @@ impl Routes {
             });
         };
         let local_peer = match url.host() {
-            Some(Host::Domain(name)) => self.check_locally(name, url).await?,
+            Some(Host::Domain(name)) => check_name_locally(&self.guard, name, self.lookup_timeout)
+                .await
+                .map_err(|e| e.with_url(url.as_str()))?,
             // Literal addresses were checked with the URL.
             _ => None,
         };
@@ -117,28 +119,32 @@ impl Routes {
             local_peer,
         })
     }
+}
 
-    /// Resolves `name` here; every address must pass the guard. A name
-    /// without an answer (or without one in time) is the proxy's to resolve.
-    async fn check_locally(&self, name: &str, url: &Url) -> Result<Option<IpAddr>, Error> {
-        let addrs =
-            match tokio::time::timeout(self.lookup_timeout, crate::resolver::lookup(name)).await {
-                Ok(Ok(addrs)) => addrs,
-                Ok(Err(_)) | Err(_) => {
-                    tracing::debug!(
-                        host = name,
-                        "no local DNS answer; the proxy resolves this name"
-                    );
-                    return Ok(None);
-                }
-            };
-        for addr in &addrs {
-            self.guard
-                .check_ip(Some(name), addr.ip())
-                .map_err(|e| e.with_url(url.as_str()))?;
+/// The guard's check of a name that is about to go to the user's proxy (the
+/// page fetcher's here; the browser's forward proxy asks it too): resolves
+/// `name` on this machine and every address must pass. A name without an
+/// answer (or without one within `lookup_timeout`) is the proxy's to
+/// resolve: `Ok(None)`. Otherwise an address that passed, to record.
+pub(crate) async fn check_name_locally(
+    guard: &Guard,
+    name: &str,
+    lookup_timeout: Duration,
+) -> Result<Option<IpAddr>, Error> {
+    let addrs = match tokio::time::timeout(lookup_timeout, crate::resolver::lookup(name)).await {
+        Ok(Ok(addrs)) => addrs,
+        Ok(Err(_)) | Err(_) => {
+            tracing::debug!(
+                host = name,
+                "no local DNS answer; the proxy resolves this name"
+            );
+            return Ok(None);
         }
-        Ok(addrs.first().map(|a| a.ip().to_canonical()))
+    };
+    for addr in &addrs {
+        guard.check_ip(Some(name), addr.ip())?;
     }
+    Ok(addrs.first().map(|a| a.ip().to_canonical()))
 }
 
 /// A failed request through the proxy: the message names the proxy (its
