@@ -2,7 +2,8 @@
 //!
 //! Provider endpoints are configured by the user (a SearXNG on the LAN, a proxy),
 //! so they do not go through the private-network guard that web pages do; they
-//! do get the same TLS stack, no system proxy, and firm timeouts.
+//! do get the same TLS trust, the user's upstream proxy when there is one
+//! (never the system's behind the user's back), and firm timeouts.
 //!
 //! Requests carry API keys in headers (`X-Subscription-Token`, `X-API-KEY`)
 //! or the query (Google's `key`). reqwest strips only its own sensitive
@@ -13,20 +14,38 @@
 
 use std::time::Duration;
 
+use crate::tls::TlsTrust;
+use crate::upstream_proxy::UpstreamProxy;
+
 /// Redirects a provider call may follow, all within its own origin.
 const MAX_SAME_ORIGIN_REDIRECTS: usize = 5;
 
-/// Builds a client for provider APIs: rustls with ring, no system proxy, the
-/// given `User-Agent`, a total `timeout` and a connect timeout of at most 10 s;
+/// Builds a client for provider APIs: rustls with ring trusting `trust`,
+/// requests through `proxy` where [`UpstreamProxy::for_url`] says so (direct
+/// otherwise; the system's proxy settings are not read), the given
+/// `User-Agent`, a total `timeout` and a connect timeout of at most 10 s;
 /// redirects only within the same origin, no `Referer`.
 ///
 /// # Errors
 ///
 /// Fails only if the TLS backend cannot be initialised.
-pub fn api_client(user_agent: &str, timeout: Duration) -> Result<reqwest::Client, reqwest::Error> {
-    reqwest::Client::builder()
-        .tls_backend_preconfigured(crate::tls::client_config())
-        .no_proxy()
+pub fn api_client(
+    user_agent: &str,
+    timeout: Duration,
+    proxy: Option<&UpstreamProxy>,
+    trust: &TlsTrust,
+) -> Result<reqwest::Client, reqwest::Error> {
+    let builder = reqwest::Client::builder().tls_backend_preconfigured(trust.client_config());
+    let builder = match proxy {
+        Some(proxy) => {
+            let decide = proxy.clone();
+            builder.proxy(reqwest::Proxy::custom(move |url| {
+                decide.for_url(url).cloned()
+            }))
+        }
+        None => builder.no_proxy(),
+    };
+    builder
         // A name without an answer then reads "could not resolve HOST (no DNS
         // answer)" (see `unresolved_host`), not hyper's error chain.
         .dns_resolver(crate::resolver::PlainResolver)

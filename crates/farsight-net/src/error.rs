@@ -29,6 +29,9 @@ pub enum ErrorKind {
     Timeout,
     /// Any other transport failure: DNS, connection refused, TLS, reset.
     Network,
+    /// A bot-management wall (a Cloudflare challenge, DataDome, PerimeterX,
+    /// Imperva, AWS WAF, Sucuri, Akamai) answered instead of the page.
+    BotChallenge,
     /// A [`crate::FetcherBuilder`] setting is invalid (a bad CIDR, a zero
     /// timeout...). Only [`crate::FetcherBuilder::build`] returns it.
     InvalidConfig,
@@ -48,6 +51,7 @@ impl ErrorKind {
             Self::UnsupportedContent => "unsupportedContent",
             Self::Timeout => "timeout",
             Self::Network => "network",
+            Self::BotChallenge => "botChallenge",
             Self::InvalidConfig => "invalidConfig",
         }
     }
@@ -269,6 +273,7 @@ mod tests {
             ErrorKind::UnsupportedContent,
             ErrorKind::Timeout,
             ErrorKind::Network,
+            ErrorKind::BotChallenge,
             ErrorKind::InvalidConfig,
         ] {
             let json = serde_json::to_string(&kind).unwrap();

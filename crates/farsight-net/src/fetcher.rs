@@ -7,6 +7,7 @@ use std::time::Duration;
 use reqwest::header::{self, HeaderMap, HeaderValue};
 use url::Url;
 
+use crate::bot_wall;
 use crate::cache::Cache;
 use crate::charset;
 use crate::content_type;
@@ -16,9 +17,12 @@ use crate::inflate::{Inflated, Inflater};
 use crate::normalize::normalize_url;
 use crate::page::{FetchOptions, Page, PageKind};
 use crate::page_entry::{Hop, PageEntry};
-use crate::resolver::{GuardedResolver, Refused};
+use crate::resolver::Refused;
 use crate::robots::RobotsCache;
+use crate::route::Routes;
 use crate::status::status_error;
+use crate::tls::TlsTrust;
+use crate::upstream_proxy::UpstreamProxy;
 
 /// Header lines a response may have: far above real sites, still a bound.
 const MAX_RESPONSE_HEADERS: usize = 512;
@@ -58,8 +62,9 @@ pub struct Fetcher {
 }
 
 struct Inner {
-    client: reqwest::Client,
+    routes: Routes,
     guard: Arc<Guard>,
+    proxy: Option<UpstreamProxy>,
     robots: Option<RobotsCache>,
     cache: Cache,
     timeout: Duration,
@@ -77,6 +82,7 @@ impl std::fmt::Debug for Fetcher {
             .field("max_bytes", &self.inner.max_bytes)
             .field("max_document_bytes", &self.inner.max_document_bytes)
             .field("respect_robots_txt", &self.inner.robots.is_some())
+            .field("proxy", &self.inner.proxy)
             .field("cache", &self.inner.cache)
             .finish_non_exhaustive()
     }
@@ -99,6 +105,8 @@ pub struct FetcherBuilder {
     allow_hosts: Vec<String>,
     cache: Cache,
     page_ttl: Duration,
+    proxy: Option<UpstreamProxy>,
+    tls: Option<TlsTrust>,
     error: Option<Error>,
 }
 
@@ -123,6 +131,8 @@ impl Default for FetcherBuilder {
             cache: Cache::memory_only(),
             // Pages are cached for a day, as the specification suggests.
             page_ttl: Duration::from_secs(24 * 60 * 60),
+            proxy: None,
+            tls: None,
             error: None,
         }
     }
@@ -243,6 +253,23 @@ impl FetcherBuilder {
         self
     }
 
+    /// The user's upstream proxy, which [`UpstreamProxy::for_url`] says each
+    /// request goes through (robots.txt and every redirect hop included).
+    /// The guard still checks each URL as written, and each name this
+    /// machine can resolve, before the proxy hears of it. Default none:
+    /// every request connects directly to a checked address.
+    pub fn proxy(mut self, proxy: impl Into<Option<UpstreamProxy>>) -> Self {
+        self.proxy = proxy.into();
+        self
+    }
+
+    /// The CAs trusted for HTTPS. Default [`TlsTrust::default`]: the
+    /// built-in roots and the system store.
+    pub fn tls_trust(mut self, trust: TlsTrust) -> Self {
+        self.tls = Some(trust);
+        self
+    }
+
     /// Builds the fetcher.
     ///
     /// # Errors
@@ -267,32 +294,40 @@ impl FetcherBuilder {
             header::ACCEPT_ENCODING,
             HeaderValue::from_static(ACCEPT_ENCODING),
         );
-        let client = reqwest::Client::builder()
-            .tls_backend_preconfigured(crate::tls::client_config())
-            // A proxy would resolve names itself, out of the guard's sight.
-            .no_proxy()
-            .dns_resolver(GuardedResolver::new(Arc::clone(&guard)))
-            // Redirects are followed by hand so that every hop is checked.
-            .redirect(reqwest::redirect::Policy::none())
-            .referer(false)
-            .no_deflate()
-            // hyper stops at 100 header lines; real sites (cookie banners,
-            // CDNs, security headers) send more, and browsers read them.
-            .http1_max_headers(MAX_RESPONSE_HEADERS)
-            .connect_timeout(self.connect_timeout)
-            .user_agent(self.user_agent)
-            .default_headers(headers)
-            .build()
-            .map_err(|e| {
-                Error::new(
-                    ErrorKind::InvalidConfig,
-                    format!("the HTTP client could not be built: {}", root_cause(&e)),
-                )
-            })?;
+        let tls = self.tls.unwrap_or_default();
+        let base = || {
+            reqwest::Client::builder()
+                .tls_backend_preconfigured(tls.client_config())
+                // Redirects are followed by hand so that every hop is checked.
+                .redirect(reqwest::redirect::Policy::none())
+                .referer(false)
+                .no_deflate()
+                // hyper stops at 100 header lines; real sites (cookie banners,
+                // CDNs, security headers) send more, and browsers read them.
+                .http1_max_headers(MAX_RESPONSE_HEADERS)
+                .connect_timeout(self.connect_timeout)
+                .user_agent(self.user_agent.clone())
+                .default_headers(headers.clone())
+        };
+        // The proxy and the resolver are the routes' (route.rs): the
+        // system's proxy settings are never read behind the user's back.
+        let routes = Routes::build(
+            &base,
+            Arc::clone(&guard),
+            self.proxy.clone(),
+            self.connect_timeout,
+        )
+        .map_err(|e| {
+            Error::new(
+                ErrorKind::InvalidConfig,
+                format!("the HTTP client could not be built: {}", root_cause(&e)),
+            )
+        })?;
         Ok(Fetcher {
             inner: Arc::new(Inner {
-                client,
+                routes,
                 guard,
+                proxy: self.proxy,
                 robots: self.respect_robots_txt.then(RobotsCache::new),
                 cache: self.cache,
                 timeout: self.timeout,
@@ -437,19 +472,26 @@ impl Fetcher {
         loop {
             if let Some(robots) = &inner.robots {
                 robots
-                    .check(&inner.client, &inner.guard, &url, inner.timeout)
+                    .check(&inner.routes, &inner.guard, &url, inner.timeout)
                     .await?;
             }
-            let resp = inner
+            let route = inner.routes.route(&url).await?;
+            let resp = route
                 .client
                 .get(url.clone())
                 .header(header::ACCEPT, PAGE_ACCEPT)
                 .send()
                 .await
-                .map_err(|e| send_error(&e, &url))?;
+                .map_err(|e| send_error(&e, &url, route.proxy))?;
             hops.push(Hop {
                 url: url.to_string(),
-                peer: resp.remote_addr().map(|a| a.ip().to_canonical()),
+                // Through a proxy the peer is the proxy; the address the
+                // name resolved to here (if it did) stands in for it.
+                peer: match route.proxy {
+                    Some(_) => route.local_peer,
+                    None => resp.remote_addr().map(|a| a.ip().to_canonical()),
+                },
+                via_proxy: route.proxy.is_some(),
             });
             let status = resp.status();
             let location = status
@@ -512,12 +554,21 @@ impl Fetcher {
         requested: &str,
     ) -> Result<Page, Error> {
         let status = resp.status().as_u16();
+        if let Some(vendor) = bot_wall::detect(status, resp.headers(), &[]) {
+            return Err(bot_wall::wall_error(vendor, status, url.as_str()));
+        }
         if !resp.status().is_success() {
             let retry_after = resp
                 .headers()
                 .get(header::RETRY_AFTER)
-                .and_then(|v| v.to_str().ok());
-            return Err(status_error(status, retry_after, url.as_str()));
+                .and_then(|v| v.to_str().ok())
+                .map(str::to_owned);
+            // A wall answers with an error status and a small page that
+            // names it; only such a page is read.
+            if let Some(vendor) = bot_wall::detect_in_error_body(&mut resp, status).await {
+                return Err(bot_wall::wall_error(vendor, status, url.as_str()));
+            }
+            return Err(status_error(status, retry_after.as_deref(), url.as_str()));
         }
         // reqwest decodes gzip and br and then drops the header; one still
         // here other than a single deflate (decoded below) is an encoding it
@@ -608,6 +659,13 @@ impl Fetcher {
             truncated = true;
         }
 
+        if !truncated
+            && body.len() <= bot_wall::MAX_WALL_BYTES
+            && let Some(vendor) = bot_wall::detect(status, &header::HeaderMap::new(), &body)
+        {
+            // A challenge served with a success status: never the page.
+            return Err(bot_wall::wall_error(vendor, status, url.as_str()));
+        }
         let head = &body[..body.len().min(1024)];
         let kind = match declared_kind {
             Some(k) => k,
@@ -718,7 +776,7 @@ fn unsupported(what: &str, url: &Url) -> Error {
     .with_url(url.as_str())
 }
 
-fn root_cause(e: &(dyn std::error::Error + 'static)) -> String {
+pub(crate) fn root_cause(e: &(dyn std::error::Error + 'static)) -> String {
     let mut cur = e;
     while let Some(next) = cur.source() {
         cur = next;
@@ -737,11 +795,15 @@ fn find_refusal<'a>(e: &'a (dyn std::error::Error + 'static)) -> Option<&'a Refu
     None
 }
 
-pub(crate) fn send_error(e: &reqwest::Error, url: &Url) -> Error {
+/// A request that got no answer; `proxy` is the one it went through.
+pub(crate) fn send_error(e: &reqwest::Error, url: &Url, proxy: Option<&UpstreamProxy>) -> Error {
     if let Some(Refused(refusal)) = find_refusal(e) {
         return Error::new(ErrorKind::BlockedUrl, refusal.message())
             .with_suggestion(refusal.suggestion().unwrap_or_default())
             .with_url(url.as_str());
+    }
+    if let Some(proxy) = proxy {
+        return crate::route::proxy_send_error(e, url, proxy);
     }
     if let Some(host) = crate::resolver::unresolved_host(e) {
         return Error::new(

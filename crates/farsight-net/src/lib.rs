@@ -22,6 +22,17 @@
 //!   can use other namespaces. [`Cache::info_at`] and [`Cache::clear_at`]
 //!   report and empty the file.
 //! - [`api_client`] builds the plain client for search provider APIs.
+//! - [`UpstreamProxy`] is the user's own proxy (`[fetch].proxy`, or the
+//!   standard `HTTPS_PROXY`/`HTTP_PROXY`/`ALL_PROXY`/`NO_PROXY` when opted
+//!   in); [`UpstreamProxy::for_url`] says which target goes through it. Through
+//!   a proxy the proxy resolves names: the guard still checks each URL as
+//!   written and every address a name resolves to on this machine, and a
+//!   name only the proxy can resolve is the proxy's responsibility.
+//! - [`TlsTrust`] is the set of trusted CAs: the built-in webpki roots, the
+//!   system store, and an optional PEM file for TLS-inspecting proxies.
+//! - A bot-management wall (a Cloudflare challenge and the like) answering
+//!   instead of the page is an [`ErrorKind::BotChallenge`] error naming the
+//!   vendor, never a page.
 //! - [`normalize_domain`] and [`domain_matches`] say what a configured domain
 //!   entry means and whether a host is in it (the blocklist here, the search
 //!   filters in `farsight-search`); [`parse_retry_after`] reads `Retry-After`.
@@ -51,13 +62,16 @@
 //!
 //! # Cargo features
 //!
-//! None yet. TLS is rustls with the `ring` provider and the webpki roots; the
-//! system proxy settings are ignored on purpose (a proxy would resolve names
-//! out of the guard's sight).
+//! None yet. TLS is rustls with the `ring` provider, trusting the webpki roots
+//! and the system store. The system's proxy variables are read only when the
+//! caller passes them to [`UpstreamProxy::from_settings`] (farsight does when
+//! `[fetch].use_env_proxy = true`): a proxy resolves names out of the guard's
+//! sight, so using one is the user's explicit choice.
 #![deny(missing_docs)]
 
 mod api_client;
 mod base64_bytes;
+mod bot_wall;
 mod cache;
 mod cache_error;
 mod cache_store;
@@ -73,8 +87,10 @@ mod page;
 mod page_entry;
 mod resolver;
 mod robots;
+mod route;
 mod status;
 mod tls;
+mod upstream_proxy;
 
 pub use api_client::api_client;
 pub use cache::Cache;
@@ -87,6 +103,8 @@ pub use normalize::normalize_url;
 pub use page::{FetchOptions, Page, PageKind};
 pub use resolver::unresolved_host;
 pub use status::parse_retry_after;
+pub use tls::TlsTrust;
+pub use upstream_proxy::{PROXY_ENV_VARS, UpstreamProxy, redact_proxy_url};
 
 /// Long-lived handles are shared across tasks; this fails to compile if one
 /// stops being `Send + Sync`.

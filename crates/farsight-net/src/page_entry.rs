@@ -25,7 +25,12 @@ pub(crate) struct Hop {
     pub(crate) url: String,
     /// The peer's address; `None` when the connection did not report one, in
     /// which case the hop cannot be re-checked and the entry is a miss.
+    /// Through a proxy: an address the name resolved to on this machine
+    /// (the peer is the proxy), or `None` when only the proxy could resolve it.
     pub(crate) peer: Option<IpAddr>,
+    /// Whether the request went through the user's upstream proxy.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub(crate) via_proxy: bool,
 }
 
 /// A cache entry of the `page` namespace.
@@ -70,6 +75,11 @@ impl PageEntry {
                 return Some(e.to_string());
             }
             let Some(peer) = hop.peer else {
+                if hop.via_proxy {
+                    // Only the proxy could resolve the name: the URL policy
+                    // above is all a fresh fetch would check too.
+                    continue;
+                }
                 return Some(format!("the address that served {} is unknown", hop.url));
             };
             let name = match url.host() {
@@ -108,6 +118,7 @@ mod tests {
                 .map(|(url, peer)| Hop {
                     url: (*url).to_owned(),
                     peer: peer.map(|p| p.parse().unwrap()),
+                    via_proxy: false,
                 })
                 .collect(),
             robots_obeyed,
@@ -171,8 +182,17 @@ mod tests {
                 .is_some()
         );
         assert_eq!(ignored_robots.refusal(&guard(false, &[], &[]), false), None);
-        let unknown = entry(&[("https://public.example/", None)], true);
+        let mut unknown = entry(&[("https://public.example/", None)], true);
         assert!(unknown.refusal(&guard(true, &[], &[]), true).is_some());
+        // Through a proxy, a name this machine could not resolve has no
+        // address to check; its URL still is.
+        unknown.hops[0].via_proxy = true;
+        assert_eq!(unknown.refusal(&guard(false, &[], &[]), true), None);
+        assert!(
+            unknown
+                .refusal(&guard(false, &[], &["public.example"]), true)
+                .is_some()
+        );
         assert!(
             entry(&[], true)
                 .refusal(&guard(true, &[], &[]), true)

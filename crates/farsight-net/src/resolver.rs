@@ -34,7 +34,7 @@ impl std::error::Error for Refused {}
 /// A name the resolver found no address for: it does not exist, or no DNS
 /// server answered (offline). Carried through reqwest's error chain.
 #[derive(Debug)]
-struct NoDnsAnswer {
+pub(crate) struct NoDnsAnswer {
     host: String,
 }
 
@@ -64,7 +64,7 @@ pub fn unresolved_host<'a>(error: &'a (dyn std::error::Error + 'static)) -> Opti
 /// ("failed to lookup address information: Name or service not known", or
 /// "Temporary failure in name resolution" when offline) says the same in
 /// words a person does not need; it goes to the debug log.
-async fn lookup(host: &str) -> Result<Vec<SocketAddr>, NoDnsAnswer> {
+pub(crate) async fn lookup(host: &str) -> Result<Vec<SocketAddr>, NoDnsAnswer> {
     // Port 0: reqwest puts the URL's port in afterwards.
     match tokio::net::lookup_host((host, 0)).await {
         Ok(addrs) => {
@@ -101,11 +101,26 @@ impl Resolve for PlainResolver {
 
 pub(crate) struct GuardedResolver {
     guard: Arc<Guard>,
+    /// The user's upstream proxies (lower case): resolved without the check.
+    /// Only the client that sends through the proxy has any, and reqwest
+    /// asks that client's resolver for the proxy's name (and for SOCKS5
+    /// targets, which stay checked); the direct client never lets them by.
+    proxy_hosts: Vec<String>,
 }
 
 impl GuardedResolver {
     pub(crate) fn new(guard: Arc<Guard>) -> Self {
-        Self { guard }
+        Self {
+            guard,
+            proxy_hosts: Vec::new(),
+        }
+    }
+
+    /// A resolver for the client that sends through the user's proxy: the
+    /// proxy is the user's own configuration and may well be on the LAN or
+    /// loopback, so its name is let through as the proxy.
+    pub(crate) fn for_proxy(guard: Arc<Guard>, proxy_hosts: Vec<String>) -> Self {
+        Self { guard, proxy_hosts }
     }
 }
 
@@ -113,8 +128,15 @@ impl Resolve for GuardedResolver {
     fn resolve(&self, name: Name) -> Resolving {
         let guard = Arc::clone(&self.guard);
         let host = name.as_str().to_owned();
+        let is_proxy = self
+            .proxy_hosts
+            .contains(&crate::domain::normalize_host(&host));
         Box::pin(async move {
             let addrs = lookup(&host).await?;
+            if is_proxy {
+                let addrs: Addrs = Box::new(addrs.into_iter());
+                return Ok(addrs);
+            }
             // One bad address refuses the name: a public name that also points
             // inside the network is an attack, not a configuration.
             for addr in &addrs {
@@ -153,6 +175,22 @@ mod tests {
             Err(e) => panic!("{e}"),
         };
         assert!(addrs.iter().all(|a| a.ip().is_loopback()));
+    }
+
+    #[tokio::test]
+    async fn the_proxy_resolver_lets_only_the_proxy_through() {
+        let guard = Arc::new(Guard::default());
+        let r = GuardedResolver::for_proxy(Arc::clone(&guard), vec!["localhost".into()]);
+        let addrs: Vec<_> = match r.resolve(Name::from_str("LOCALHOST").unwrap()).await {
+            Ok(a) => a.collect(),
+            Err(e) => panic!("the proxy's own name must resolve: {e}"),
+        };
+        assert!(addrs.iter().all(|a| a.ip().is_loopback()));
+        let r = GuardedResolver::for_proxy(guard, vec!["proxy.invalid".into()]);
+        match r.resolve(Name::from_str("localhost").unwrap()).await {
+            Ok(_) => panic!("a target that is not the proxy stays checked"),
+            Err(e) => assert!(e.downcast_ref::<Refused>().is_some(), "{e}"),
+        }
     }
 
     /// RFC 6761: names under `.invalid` never resolve, online or offline.

@@ -9,9 +9,11 @@ use std::time::{Duration, Instant};
 
 use url::Url;
 
+use crate::bot_wall;
 use crate::error::{Error, ErrorKind};
 use crate::fetcher::send_error;
 use crate::guard::Guard;
+use crate::route::Routes;
 
 /// The product token farsight matches in `User-agent:` lines.
 pub(crate) const PRODUCT_TOKEN: &str = "farsight";
@@ -69,7 +71,7 @@ impl RobotsCache {
     /// `Ok(())` if robots.txt lets farsight fetch `url`.
     pub(crate) async fn check(
         &self,
-        client: &reqwest::Client,
+        routes: &Routes,
         guard: &Guard,
         url: &Url,
         timeout: Duration,
@@ -82,7 +84,7 @@ impl RobotsCache {
             .rules
             .try_get_with(origin.clone(), async {
                 let (rules, ttl) =
-                    load(client, guard, &origin, timeout.min(ROBOTS_TIMEOUT)).await?;
+                    load(routes, guard, &origin, timeout.min(ROBOTS_TIMEOUT)).await?;
                 Ok::<_, Error>(Cached {
                     rules: Arc::new(rules),
                     expires_at: Instant::now() + ttl,
@@ -118,7 +120,7 @@ impl RobotsCache {
 /// reached at all is an error (network or timeout), not a cached "disallow":
 /// the page itself could not be fetched either.
 async fn load(
-    client: &reqwest::Client,
+    routes: &Routes,
     guard: &Guard,
     origin: &str,
     timeout: Duration,
@@ -141,12 +143,16 @@ async fn load(
         if let Err(e) = guard.check_parsed(&url) {
             return disallow(format!("redirected to a refused URL: {}", e.message()));
         }
-        let resp = client
+        // Through the user's proxy when the page goes through it; a name
+        // that resolves here to a refused address is refused like the page.
+        let route = routes.route(&url).await?;
+        let resp = route
+            .client
             .get(url.clone())
             .timeout(timeout)
             .send()
             .await
-            .map_err(|e| send_error(&e, &url))?;
+            .map_err(|e| send_error(&e, &url, route.proxy))?;
         let status = resp.status();
         if status.is_redirection() {
             let next = resp
@@ -180,7 +186,19 @@ async fn load(
         if status.is_client_error() {
             return Ok((Rules::AllowAll, RULES_TTL));
         }
-        return disallow(format!("status {}", status.as_u16()));
+        // A bot wall in front of the whole site (Cloudflare's "under attack"
+        // mode answers robots.txt with its challenge and 503) is named as
+        // such, not as a site that disallows everything; not cached.
+        let code = status.as_u16();
+        let mut resp = resp;
+        let wall = match bot_wall::detect(code, resp.headers(), &[]) {
+            Some(vendor) => Some(vendor),
+            None => bot_wall::detect_in_error_body(&mut resp, code).await,
+        };
+        if let Some(vendor) = wall {
+            return Err(bot_wall::wall_error(vendor, code, url.as_str()));
+        }
+        return disallow(format!("status {code}"));
     }
     disallow("too many redirects".into())
 }

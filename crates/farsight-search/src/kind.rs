@@ -47,6 +47,9 @@ pub enum ErrorKind {
     UnsupportedContent,
     /// Any other transport failure: DNS, connection refused, TLS, reset.
     Network,
+    /// A bot-management wall (a Cloudflare challenge and the like) answered
+    /// instead of the page. Never retried: the wall stays.
+    BotChallenge,
     // The product itself.
     /// An argument of the call cannot be read (a wrong type, an unknown value,
     /// an invalid selector).
@@ -91,6 +94,7 @@ impl ErrorKind {
             Self::TooLarge => "tooLarge",
             Self::UnsupportedContent => "unsupportedContent",
             Self::Network => "network",
+            Self::BotChallenge => "botChallenge",
             Self::InvalidArgument => "invalidArgument",
             Self::Disabled => "disabled",
             Self::Overloaded => "overloaded",
@@ -118,6 +122,7 @@ impl From<farsight_net::ErrorKind> for ErrorKind {
             Net::UnsupportedContent => Self::UnsupportedContent,
             Net::Timeout => Self::Timeout,
             Net::Network => Self::Network,
+            Net::BotChallenge => Self::BotChallenge,
             // A fetcher's own setting is not something an agent can fix.
             _ => Self::Unknown,
         }
@@ -154,6 +159,7 @@ mod tests {
             Net::UnsupportedContent,
             Net::Timeout,
             Net::Network,
+            Net::BotChallenge,
         ] {
             assert_eq!(ErrorKind::from(net).as_str(), net.as_str());
         }

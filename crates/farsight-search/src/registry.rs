@@ -133,8 +133,13 @@ mod tests {
 
     #[test]
     fn bing_and_unknown_names_are_explained() {
-        let client =
-            farsight_net::api_client("farsight-test", std::time::Duration::from_secs(5)).unwrap();
+        let client = farsight_net::api_client(
+            "farsight-test",
+            std::time::Duration::from_secs(5),
+            None,
+            &farsight_net::TlsTrust::default(),
+        )
+        .unwrap();
         let e = build_provider("bing", &ProviderSettings::default(), client.clone()).unwrap_err();
         assert!(e.message().contains("retired"), "{e}");
         let e = build_provider("altavista", &ProviderSettings::default(), client).unwrap_err();

@@ -91,7 +91,12 @@ async fn main() -> anyhow::Result<ExitCode> {
             .unwrap_or_default(),
     );
     let connect = || async {
-        let http = farsight_net::api_client("farsight-load-check", Duration::from_secs(30))?;
+        let http = farsight_net::api_client(
+            "farsight-load-check",
+            Duration::from_secs(30),
+            None,
+            &farsight_net::TlsTrust::default(),
+        )?;
         let t = StreamableHttpClientTransport::with_client(
             http,
             StreamableHttpClientTransportConfig::with_uri(mcp_url.clone()),

@@ -55,7 +55,13 @@ async fn redirecting(target: String) -> (std::net::SocketAddr, Seen) {
 }
 
 fn client() -> reqwest::Client {
-    farsight_net::api_client("farsight-test", Duration::from_secs(5)).unwrap()
+    farsight_net::api_client(
+        "farsight-test",
+        Duration::from_secs(5),
+        None,
+        &farsight_net::TlsTrust::default(),
+    )
+    .unwrap()
 }
 
 #[tokio::test]

@@ -207,8 +207,13 @@ async fn issue_10_a_name_without_dns_answer_is_said_plainly() {
     );
     assert!(e.suggestion().unwrap_or("").contains("online"), "{e:?}");
 
-    let client =
-        farsight_net::api_client("farsight-test", std::time::Duration::from_secs(10)).unwrap();
+    let client = farsight_net::api_client(
+        "farsight-test",
+        std::time::Duration::from_secs(10),
+        None,
+        &farsight_net::TlsTrust::default(),
+    )
+    .unwrap();
     let err = client
         .get("https://api.no-such-host.invalid/search")
         .send()

@@ -2,15 +2,20 @@
 //! it only through `allow_hosts`; nothing here touches the internet.
 
 mod api_client;
+mod bot_wall;
 mod cache;
 mod cache_policy;
 mod charset;
 mod content_type;
 mod deflate;
 mod errors;
+mod forward_proxy;
 mod guard;
+mod proxy;
 mod redirects;
 mod robots;
 mod size;
 mod support;
 mod timeouts;
+mod tls;
+mod tls_server;

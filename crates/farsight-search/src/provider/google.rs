@@ -397,7 +397,13 @@ mod tests {
 
     fn provider(safe: Option<bool>) -> GoogleProvider {
         GoogleProvider {
-            client: farsight_net::api_client("t", std::time::Duration::from_secs(1)).unwrap(),
+            client: farsight_net::api_client(
+                "t",
+                std::time::Duration::from_secs(1),
+                None,
+                &farsight_net::TlsTrust::default(),
+            )
+            .unwrap(),
             api_key: "k".into(),
             engine_id: "cx1".into(),
             base_url: None,

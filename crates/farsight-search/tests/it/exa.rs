@@ -224,7 +224,13 @@ async fn live_exa_search() {
         api_key: Some(key),
         ..Default::default()
     };
-    let client = farsight_net::api_client("farsight-live-test", Duration::from_secs(30)).unwrap();
+    let client = farsight_net::api_client(
+        "farsight-live-test",
+        Duration::from_secs(30),
+        None,
+        &farsight_net::TlsTrust::default(),
+    )
+    .unwrap();
     let provider = build_provider("exa", &settings, client).unwrap();
     let answer = provider
         .search(&query("rust programming language"))

@@ -17,8 +17,13 @@ async fn live(name: &str, settings: Option<ProviderSettings>) {
         );
         return;
     };
-    let client = farsight_net::api_client("farsight-live-test/0.1", Duration::from_secs(20))
-        .expect("client");
+    let client = farsight_net::api_client(
+        "farsight-live-test/0.1",
+        Duration::from_secs(20),
+        None,
+        &farsight_net::TlsTrust::default(),
+    )
+    .expect("client");
     let provider = build_provider(name, &settings, client).expect("provider builds");
     let service = SearchService::builder()
         .provider(provider)

@@ -26,7 +26,13 @@ pub fn fixture(provider: &str, name: &str) -> String {
 
 /// The HTTP client providers get in the application.
 pub fn client() -> reqwest::Client {
-    farsight_net::api_client("farsight-test/0.1", Duration::from_secs(5)).expect("client")
+    farsight_net::api_client(
+        "farsight-test/0.1",
+        Duration::from_secs(5),
+        None,
+        &farsight_net::TlsTrust::default(),
+    )
+    .expect("client")
 }
 
 /// Settings pointing `name` at the mock server.

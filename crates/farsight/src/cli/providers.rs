@@ -67,8 +67,15 @@ fn report(config: Config) -> anyhow::Result<Report> {
     quiet.cache.enabled = false;
     let service = Service::new(quiet).map_err(|e| UsageError(format!("{e:#}")))?;
     let chain = service.search_chain();
-    let client = farsight_net::api_client(&config.fetch.user_agent, config.search.timeout)
-        .context("cannot build the HTTP client for search providers")?;
+    let proxy = config.fetch.upstream_proxy()?;
+    let trust = config.fetch.tls_trust()?;
+    let client = farsight_net::api_client(
+        &config.fetch.user_agent,
+        config.search.timeout,
+        proxy.as_ref(),
+        &trust,
+    )
+    .context("cannot build the HTTP client for search providers")?;
     let providers = farsight_search::provider_names()
         .iter()
         .map(|&name| {

@@ -59,7 +59,8 @@ pub fn load(
         ConfigSource::None => RawConfig::default(),
     };
     let env_layer = RawConfig::from_env(env)?;
-    let config = Config::resolve(file.overlay(env_layer).overlay(flags))?;
+    let mut config = Config::resolve(file.overlay(env_layer).overlay(flags))?;
+    config.capture_environment(env);
     Ok((config, source))
 }
 

@@ -2,6 +2,7 @@
 //! environment, flags; all optional), [`Config`] is resolved once at start-up
 //! with every default applied.
 
+mod egress;
 mod load;
 mod provider_vars;
 mod raw;
@@ -76,6 +77,21 @@ pub struct FetchConfig {
     /// `web_fetch` with `urls`: pages fetched at once in one call (one host
     /// still gets one request at a time).
     pub max_parallel: usize,
+    /// The user's proxy for every request farsight sends (pages, robots.txt,
+    /// search providers), as written; may hold `user:password@`.
+    pub proxy: Option<String>,
+    /// Whether `HTTPS_PROXY`, `HTTP_PROXY`, `ALL_PROXY` and `NO_PROXY` are
+    /// honoured (`proxy` still wins over the first three).
+    pub use_env_proxy: bool,
+    /// A PEM file of CAs trusted beside the built-in roots and the system
+    /// store (a TLS-inspecting proxy's); `SSL_CERT_FILE` when unset.
+    pub ca_file: Option<PathBuf>,
+    /// The proxy variables of the environment, captured when the
+    /// configuration was loaded; read only when `use_env_proxy` is true.
+    pub proxy_env: BTreeMap<String, String>,
+    /// `SSL_CERT_FILE`, captured when the configuration was loaded; used
+    /// when `ca_file` is unset.
+    pub ssl_cert_file: Option<PathBuf>,
 }
 
 /// `[cache]`
@@ -188,6 +204,13 @@ impl Default for FetchConfig {
             // As deep search reads pages: ten URLs in about three pages' time,
             // without a burst of connections from one call.
             max_parallel: 4,
+            proxy: None,
+            // A proxy resolves names out of the guard's sight: using the
+            // environment's is the user's explicit choice.
+            use_env_proxy: false,
+            ca_file: None,
+            proxy_env: BTreeMap::new(),
+            ssl_cert_file: None,
         }
     }
 }
@@ -298,6 +321,20 @@ impl Config {
                 bail!("fetch.max_parallel must be at least 1");
             }
             set(&mut c.fetch.max_parallel, f.max_parallel);
+            if let Some(proxy) = f.proxy.filter(|p| !p.trim().is_empty()) {
+                // Checked now so a typo is named at start-up; the message
+                // never quotes the credentials.
+                farsight_net::UpstreamProxy::from_settings(Some(&proxy), None)
+                    .map_err(egress::config_error)?;
+                c.fetch.proxy = Some(proxy);
+            }
+            set(&mut c.fetch.use_env_proxy, f.use_env_proxy);
+            if f.ca_file.as_deref().is_some_and(|p| p.trim().is_empty()) {
+                bail!("fetch.ca_file is empty: name a PEM file, or remove the line");
+            }
+            if let Some(p) = f.ca_file {
+                c.fetch.ca_file = Some(expand_home(&p));
+            }
         }
         if let Some(k) = raw.cache {
             set(&mut c.cache.enabled, k.enabled);

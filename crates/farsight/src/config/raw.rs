@@ -59,6 +59,12 @@ pub struct RawFetch {
     pub allow_hosts: Option<Vec<String>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub max_parallel: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub proxy: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub use_env_proxy: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ca_file: Option<String>,
 }
 
 /// `[cache]`
@@ -172,6 +178,9 @@ impl RawConfig {
                     allow_private_networks,
                     allow_hosts,
                     max_parallel,
+                    proxy,
+                    use_env_proxy,
+                    ca_file,
                 }
             ),
             cache: overlay_fields!(
@@ -261,6 +270,11 @@ impl RawConfig {
             allow_private_networks: parse_bool(&var, "FARSIGHT_ALLOW_PRIVATE_NETWORKS")?,
             allow_hosts: var("FARSIGHT_ALLOW_HOSTS").map(|v| split_list(&v)),
             max_parallel: parse_num(&var, "FARSIGHT_FETCH_MAX_PARALLEL")?,
+            proxy: var("FARSIGHT_PROXY"),
+            use_env_proxy: parse_bool(&var, "FARSIGHT_USE_ENV_PROXY")?,
+            // Not SSL_CERT_FILE: that one only stands in when no layer sets
+            // ca_file (see `Config::capture_environment`).
+            ca_file: var("FARSIGHT_CA_FILE"),
         };
         let cache = RawCache {
             enabled: parse_bool(&var, "FARSIGHT_CACHE_ENABLED")?,

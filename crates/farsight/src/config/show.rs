@@ -33,6 +33,10 @@ pub(super) fn to_toml_masked(c: &Config) -> String {
             allow_private_networks: Some(c.fetch.allow_private_networks),
             allow_hosts: Some(c.fetch.allow_hosts.clone()),
             max_parallel: Some(c.fetch.max_parallel),
+            // The proxy's login is a secret: shown as http://***@proxy:3128.
+            proxy: c.fetch.proxy.as_deref().map(farsight_net::redact_proxy_url),
+            use_env_proxy: Some(c.fetch.use_env_proxy),
+            ca_file: c.fetch.ca_file.as_ref().map(|p| p.display().to_string()),
         }),
         cache: Some(RawCache {
             enabled: Some(c.cache.enabled),
@@ -80,16 +84,23 @@ mod tests {
     #[test]
     fn secrets_are_masked_and_the_output_reads_back() {
         let raw = RawConfig::from_toml(
-            "[server]\ntoken = \"tok-secret\"\n[providers.brave]\napi_key = \"sk-secret\"\n",
+            "[fetch]\nproxy = \"http://alice:px-secret@proxy.corp:3128\"\n[server]\ntoken = \"tok-secret\"\n[providers.brave]\napi_key = \"sk-secret\"\n",
         )
         .unwrap();
         let c = Config::resolve(raw).unwrap();
         let shown = c.to_toml_masked();
         assert!(
-            !shown.contains("tok-secret") && !shown.contains("sk-secret"),
+            !shown.contains("tok-secret")
+                && !shown.contains("sk-secret")
+                && !shown.contains("px-secret")
+                && !shown.contains("alice"),
             "{shown}"
         );
         assert!(shown.contains(MASK), "{shown}");
+        assert!(
+            shown.contains("proxy = \"http://***@proxy.corp:3128\""),
+            "{shown}"
+        );
         assert!(shown.contains("timeout_seconds = 30"), "{shown}");
         RawConfig::from_toml(&shown).unwrap();
     }

@@ -78,9 +78,15 @@ impl Service {
         } else {
             Cache::open_limited(&config.cache.dir, config.cache.max_disk_bytes)
         };
+        // One proxy and one set of trusted CAs for pages, robots.txt and
+        // search providers; a bad proxy or CA file stops the start here.
+        let proxy = config.fetch.upstream_proxy()?;
+        let trust = config.fetch.tls_trust()?;
         let fetcher = if config.fetch.enabled {
             let f = &config.fetch;
             let fetcher = Fetcher::builder()
+                .proxy(proxy.clone())
+                .tls_trust(trust.clone())
                 .timeout(f.timeout)
                 .connect_timeout(f.connect_timeout)
                 .max_redirects(f.max_redirects)
@@ -99,7 +105,7 @@ impl Service {
         } else {
             None
         };
-        let search = search::SearchSetup::from_config(&config, &cache)?;
+        let search = search::SearchSetup::from_config(&config, &cache, proxy.as_ref(), &trust)?;
         Ok(Self {
             inner: Arc::new(Inner {
                 config,

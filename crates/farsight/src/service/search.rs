@@ -50,7 +50,12 @@ impl SearchSetup {
     /// `web_search` is switched off. A provider is offered only when its
     /// settings are complete (key, engine id, URL); keyless `duckduckgo` and
     /// `wikipedia` always are.
-    pub(crate) fn from_config(config: &Config, cache: &Cache) -> anyhow::Result<Option<Self>> {
+    pub(crate) fn from_config(
+        config: &Config,
+        cache: &Cache,
+        proxy: Option<&farsight_net::UpstreamProxy>,
+        trust: &farsight_net::TlsTrust,
+    ) -> anyhow::Result<Option<Self>> {
         if !config.search.enabled {
             return Ok(None);
         }
@@ -59,6 +64,8 @@ impl SearchSetup {
         let client = farsight_net::api_client(
             &config.fetch.user_agent,
             config.search.timeout.saturating_mul(2) + Duration::from_secs(1),
+            proxy,
+            trust,
         )
         .context("cannot build the HTTP client for search providers")?;
         let mut providers = Vec::new();

@@ -15,6 +15,7 @@ mod markdown_source;
 mod mcp_http;
 mod mcp_schemas;
 mod mcp_stdio;
+mod proxy;
 mod search;
 mod search_support;
 mod search_surfaces;

@@ -128,7 +128,13 @@ impl HttpServer {
 }
 
 pub fn http() -> reqwest::Client {
-    farsight_net::api_client("farsight-tests", Duration::from_secs(30)).unwrap()
+    farsight_net::api_client(
+        "farsight-tests",
+        Duration::from_secs(30),
+        None,
+        &farsight_net::TlsTrust::default(),
+    )
+    .unwrap()
 }
 
 pub fn transport(
