@@ -12,6 +12,7 @@ mod first_run;
 #[cfg(unix)]
 mod http_abuse;
 mod markdown_source;
+mod render;
 mod mcp_http;
 mod mcp_schemas;
 mod mcp_stdio;
