@@ -75,7 +75,7 @@ pub struct FetchRequest {
     /// Absolute http(s) URL.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub url: String,
-    /// Instead of url: up to 10 pages, read in parallel.
+    /// Instead of url: up to 10 pages.
     #[serde(
         default,
         deserialize_with = "lenient::url_list",
@@ -89,7 +89,7 @@ pub struct FetchRequest {
     /// Output format.
     #[serde(default)]
     pub format: FetchFormat,
-    /// Characters per window, per page (pages share 40000).
+    /// Characters per window, per page (40000 in all).
     #[serde(
         default = "default_max_length",
         alias = "max_length",
@@ -107,20 +107,20 @@ pub struct FetchRequest {
         deserialize_with = "lenient::bool"
     )]
     pub include_links: bool,
-    /// Images and their captions.
+    /// Images with captions.
     #[serde(default, alias = "include_images", deserialize_with = "lenient::bool")]
     pub include_images: bool,
     /// A question: only passages that answer it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub focus: Option<String>,
-    /// Add structuredData: JSON-LD (price, dates, authors) and OpenGraph.
+    /// Add JSON-LD and OpenGraph as structuredData.
     #[serde(
         default,
         alias = "include_structured_data",
         deserialize_with = "lenient::bool"
     )]
     pub include_structured_data: bool,
-    /// Run the page's JavaScript: auto (script-built pages only), always, never.
+    /// Run JavaScript (auto: if needed).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub render: Option<RenderMode>,
 }
