@@ -254,8 +254,7 @@ fn reads_as_prose(text: &str) -> bool {
         words += 1;
         // Class lists, keys and paths (`px-4`, `md:flex`, `a/b`, `x_y`):
         // prose hyphenates a word now and then, not most of them.
-        if word.contains(['-', ':', '/', '_', '=']) || word.contains(|c: char| c.is_ascii_digit())
-        {
+        if word.contains(['-', ':', '/', '_', '=']) || word.contains(|c: char| c.is_ascii_digit()) {
             marked += 1;
         }
     }
@@ -498,7 +497,10 @@ mod tests {
             assert_eq!(classify(no), None, "{no}");
         }
         assert_eq!(classify(PARAGRAPH), Some(false));
-        assert_eq!(classify("潮汐每天涨落两次，这是因为月球的引力。"), Some(false));
+        assert_eq!(
+            classify("潮汐每天涨落两次，这是因为月球的引力。"),
+            Some(false)
+        );
         assert_eq!(
             classify("<p>A paragraph of several words in HTML.</p>"),
             Some(true)
@@ -554,7 +556,9 @@ mod tests {
     #[test]
     fn prose_is_escaped_and_html_is_rendered() {
         let pieces = [
-            prose(&format!("{PARAGRAPH}\n\nA second paragraph <b>not bold</b> [not a link](x) of words.")),
+            prose(&format!(
+                "{PARAGRAPH}\n\nA second paragraph <b>not bold</b> [not a link](x) of words."
+            )),
             Piece::Html(
                 "<h2>Low tide</h2><p>At low tide the <a href=\"/pools\">rock pools</a> show crabs \
                  and anemones.</p><script>alert(1)</script>"

@@ -10,7 +10,9 @@ fn run(name: &str, format: Format) -> farsight_extract::Document {
     let html = crate::page(&format!("embedded-state/{name}"));
     extract(
         &html,
-        &ExtractOptions::new(format).base_url(URL).include_links(true),
+        &ExtractOptions::new(format)
+            .base_url(URL)
+            .include_links(true),
     )
 }
 
@@ -42,7 +44,10 @@ fn a_next_js_shell_answers_with_its_page_props() {
         ] {
             assert!(!c.contains(not), "{format:?} has {not:?}: {c}");
         }
-        assert_eq!(doc.title.as_deref(), Some("Reading the tides | Harbour Notes"));
+        assert_eq!(
+            doc.title.as_deref(),
+            Some("Reading the tides | Harbour Notes")
+        );
     }
     let md = run("next-article.html", Format::Markdown);
     assert!(
@@ -81,7 +86,12 @@ fn a_nuxt_shell_answers_with_its_devalue_state() {
         .map(|w| c.find(w).unwrap_or_else(|| panic!("{w:?} missing: {c}")))
         .collect();
     assert!(at.windows(2).all(|w| w[0] < w[1]), "{c}");
-    for not in ["ShallowReactive", "keeping-bees-in-winter", "4127", "buildAssetsDir"] {
+    for not in [
+        "ShallowReactive",
+        "keeping-bees-in-winter",
+        "4127",
+        "buildAssetsDir",
+    ] {
         assert!(!c.contains(not), "has {not:?}: {c}");
     }
 }
@@ -133,7 +143,11 @@ fn json_ld_article_body_of_a_shell_is_its_content() {
     );
     let doc = extract(&html, &ExtractOptions::new(Format::Text));
     assert!(doc.embedded_state);
-    assert!(doc.content.contains("hundred and twelve steps"), "{}", doc.content);
+    assert!(
+        doc.content.contains("hundred and twelve steps"),
+        "{}",
+        doc.content
+    );
 }
 
 #[test]

@@ -428,7 +428,10 @@ impl Config {
         if let Some(r) = raw.render {
             set(&mut c.render.enabled, r.enabled);
             set(&mut c.render.mode, r.mode);
-            if r.browser_path.as_deref().is_some_and(|p| p.trim().is_empty()) {
+            if r.browser_path
+                .as_deref()
+                .is_some_and(|p| p.trim().is_empty())
+            {
                 bail!(
                     "render.browser_path is empty: give the path of a Chromium executable, or remove the line to look for one on PATH"
                 );

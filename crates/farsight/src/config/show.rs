@@ -103,7 +103,9 @@ mod tests {
         assert!(shown.contains(MASK), "{shown}");
         assert!(shown.contains("timeout_seconds = 30"), "{shown}");
         assert!(
-            shown.contains("[render]\nenabled = true\nmode = \"auto\"\nmax_tabs = 2\ntimeout_seconds = 30\n"),
+            shown.contains(
+                "[render]\nenabled = true\nmode = \"auto\"\nmax_tabs = 2\ntimeout_seconds = 30\n"
+            ),
             "{shown}"
         );
         RawConfig::from_toml(&shown).unwrap();

@@ -306,7 +306,8 @@ mod tests {
     async fn a_rendered_document_is_kept_apart_under_the_static_text() {
         let url = "https://rendered.example/page";
         let cache = Cache::memory_only();
-        let shell = "<html><body><div id=\"root\"></div><script src=\"/a.js\"></script></body></html>";
+        let shell =
+            "<html><body><div id=\"root\"></div><script src=\"/a.js\"></script></body></html>";
         let sha = page_sha256(shell);
         assert!(docs(&cache).rendered(&sha, &options(url)).await.is_none());
         let statik = docs(&cache).extract(shell.to_owned(), options(url)).await;

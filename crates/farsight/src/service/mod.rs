@@ -105,9 +105,7 @@ impl Service {
         } else {
             None
         };
-        let renderer = fetcher
-            .as_ref()
-            .map(|f| render_page::renderer(&config, f));
+        let renderer = fetcher.as_ref().map(|f| render_page::renderer(&config, f));
         let search = search::SearchSetup::from_config(&config, &cache)?;
         Ok(Self {
             inner: Arc::new(Inner {

@@ -28,9 +28,7 @@ impl From<FetchFormat> for farsight_extract::Format {
 }
 
 /// When `web_fetch` runs a page's JavaScript in a headless browser.
-#[derive(
-    Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema,
-)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum RenderMode {
     /// Only when the page's HTML is an application shell that scripts build

@@ -286,7 +286,10 @@ mod tests {
     #[test]
     fn a_missing_browser_is_a_note_with_the_install_step() {
         let note = failure_note(&error(RenderErrorKind::Unavailable, None));
-        assert!(note.contains("unavailable (no Chromium found on PATH)"), "{note}");
+        assert!(
+            note.contains("unavailable (no Chromium found on PATH)"),
+            "{note}"
+        );
         assert!(note.contains("apt-get install chromium"), "{note}");
         let note = failure_note(&error(
             RenderErrorKind::Unavailable,
@@ -294,7 +297,10 @@ mod tests {
         ));
         assert!(note.ends_with("Install chromium."), "{note}");
         let note = failure_note(&error(RenderErrorKind::Timeout, Some("x")));
-        assert!(note.contains("failed (no Chromium found on PATH)"), "{note}");
+        assert!(
+            note.contains("failed (no Chromium found on PATH)"),
+            "{note}"
+        );
     }
 
     #[test]

@@ -12,10 +12,10 @@ mod first_run;
 #[cfg(unix)]
 mod http_abuse;
 mod markdown_source;
-mod render;
 mod mcp_http;
 mod mcp_schemas;
 mod mcp_stdio;
+mod render;
 mod search;
 mod search_support;
 mod search_surfaces;

@@ -6,7 +6,9 @@
 use std::collections::HashMap;
 use std::path::Path;
 
-use farsight::{CallOptions, ErrorKind, FetchRequest, FetchSource, FetchStatus, RenderMode, Service};
+use farsight::{
+    CallOptions, ErrorKind, FetchRequest, FetchSource, FetchStatus, RenderMode, Service,
+};
 
 use crate::support::{Canned, PageServer, farsight, write_config};
 
@@ -49,9 +51,15 @@ fn next_shell() -> String {
 
 fn article() -> String {
     let p: String = (0..8)
-        .map(|i| format!("<p>Paragraph {i} of a server-rendered article about harbour walls and the sea.</p>"))
+        .map(|i| {
+            format!(
+                "<p>Paragraph {i} of a server-rendered article about harbour walls and the sea.</p>"
+            )
+        })
         .collect();
-    format!("<html><head><title>Walls</title></head><body><article><h1>Walls</h1>{p}</article></body></html>")
+    format!(
+        "<html><head><title>Walls</title></head><body><article><h1>Walls</h1>{p}</article></body></html>"
+    )
 }
 
 async fn pages() -> PageServer {
@@ -76,7 +84,10 @@ async fn auto_without_a_browser_answers_the_static_page_and_says_how_to_render()
     // `auto` is the default: the request need not say it.
     for render in [None, Some(RenderMode::Auto)] {
         let r = service
-            .web_fetch(&asking(&server.url("/shell"), render), CallOptions::default())
+            .web_fetch(
+                &asking(&server.url("/shell"), render),
+                CallOptions::default(),
+            )
             .await;
         assert_eq!(r.status, FetchStatus::Partial, "{r:?}");
         assert_eq!(r.rendered, None, "{r:?}");
@@ -95,7 +106,10 @@ async fn always_without_a_browser_is_an_error_with_a_suggestion() {
     let service = service_with_browser(dir.path(), Some(NO_BROWSER), "");
     let url = server.url("/article");
     let r = service
-        .web_fetch(&asking(&url, Some(RenderMode::Always)), CallOptions::default())
+        .web_fetch(
+            &asking(&url, Some(RenderMode::Always)),
+            CallOptions::default(),
+        )
         .await;
     assert_eq!(r.status, FetchStatus::Error, "{r:?}");
     assert_eq!(r.error_kind, Some(ErrorKind::NotConfigured), "{r:?}");
@@ -113,7 +127,10 @@ async fn always_without_a_browser_is_an_error_with_a_suggestion() {
     assert_eq!(r.error_kind, Some(ErrorKind::NotConfigured), "{r:?}");
     // And a call's own `never` wins over it.
     let r = service
-        .web_fetch(&asking(&url, Some(RenderMode::Never)), CallOptions::default())
+        .web_fetch(
+            &asking(&url, Some(RenderMode::Never)),
+            CallOptions::default(),
+        )
         .await;
     assert_eq!(r.status, FetchStatus::Success, "{r:?}");
 }
@@ -143,7 +160,10 @@ async fn a_static_page_under_auto_is_not_rendered() {
     let server = pages().await;
     let service = service_with_browser(dir.path(), Some(NO_BROWSER), "");
     let r = service
-        .web_fetch(&asking(&server.url("/article"), None), CallOptions::default())
+        .web_fetch(
+            &asking(&server.url("/article"), None),
+            CallOptions::default(),
+        )
         .await;
     assert_eq!(r.status, FetchStatus::Success, "{r:?}");
     assert_eq!(r.rendered, None);
@@ -159,7 +179,10 @@ async fn a_shell_with_its_text_in_embedded_state_needs_no_browser() {
     let service = service_with_browser(dir.path(), Some(NO_BROWSER), "");
     for render in [None, Some(RenderMode::Never)] {
         let r = service
-            .web_fetch(&asking(&server.url("/next"), render), CallOptions::default())
+            .web_fetch(
+                &asking(&server.url("/next"), render),
+                CallOptions::default(),
+            )
             .await;
         assert_eq!(r.status, FetchStatus::Success, "{r:?}");
         assert_eq!(r.source, Some(FetchSource::EmbeddedState));
@@ -215,7 +238,13 @@ async fn several_urls_pass_render_to_each_page() {
         .await
         .unwrap();
     assert_eq!(answers.results[0].status, FetchStatus::Success);
-    assert!(answers.results[1].message.as_deref().unwrap().contains("render: \"never\""));
+    assert!(
+        answers.results[1]
+            .message
+            .as_deref()
+            .unwrap()
+            .contains("render: \"never\"")
+    );
 }
 
 #[tokio::test]
@@ -226,7 +255,13 @@ async fn the_cli_takes_render_and_the_environment_names_the_browser() {
     let server = pages().await;
     let url = server.url("/shell");
     let env = [("FARSIGHT_BROWSER_PATH", NO_BROWSER)];
-    let o = farsight(&["fetch", &url, "--render", "always", "--json", "--config", cfg], &env).await;
+    let o = farsight(
+        &[
+            "fetch", &url, "--render", "always", "--json", "--config", cfg,
+        ],
+        &env,
+    )
+    .await;
     assert_eq!(o.status.code(), Some(1), "{o:?}");
     let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(json["errorKind"], "notConfigured", "{json}");
@@ -235,9 +270,15 @@ async fn the_cli_takes_render_and_the_environment_names_the_browser() {
     let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(json["status"], "partial", "{json}");
     assert!(json.get("rendered").is_none(), "{json}");
-    assert!(json["message"].as_str().unwrap().contains("unavailable"), "{json}");
+    assert!(
+        json["message"].as_str().unwrap().contains("unavailable"),
+        "{json}"
+    );
     // FARSIGHT_RENDER sets the default; --render wins over it.
-    let env = [("FARSIGHT_BROWSER_PATH", NO_BROWSER), ("FARSIGHT_RENDER", "always")];
+    let env = [
+        ("FARSIGHT_BROWSER_PATH", NO_BROWSER),
+        ("FARSIGHT_RENDER", "always"),
+    ];
     let o = farsight(&["fetch", &url, "--json", "--config", cfg], &env).await;
     assert_eq!(o.status.code(), Some(1), "{o:?}");
     let o = farsight(&["fetch", &url, "--render", "never", "--config", cfg], &env).await;
@@ -253,5 +294,8 @@ async fn the_cli_takes_render_and_the_environment_names_the_browser() {
     let shown = String::from_utf8_lossy(&o.stdout);
     assert!(shown.contains("[render]"), "{shown}");
     assert!(shown.contains("mode = \"always\""), "{shown}");
-    assert!(shown.contains(&format!("browser_path = \"{NO_BROWSER}\"")), "{shown}");
+    assert!(
+        shown.contains(&format!("browser_path = \"{NO_BROWSER}\"")),
+        "{shown}"
+    );
 }
