@@ -195,6 +195,9 @@ impl Collector {
         if self.full() || !self.seen.insert(s.to_owned()) {
             return;
         }
+        // One huge string is cut to what is left of the cap (an HTML string
+        // cut inside a tag is still parsed as any page is).
+        let s = &s[..s.floor_char_boundary(MAX_TEXT_BYTES - self.bytes)];
         self.bytes += s.len();
         self.pieces.push(if is_html {
             Piece::Html(s.to_owned())
@@ -545,6 +548,15 @@ mod tests {
             .sum();
         assert!(bytes <= MAX_TEXT_BYTES + 100, "{bytes}");
         assert!(pieces.len() < 40_000);
+        // One string of megabytes is cut to the cap.
+        let huge = format!(
+            "[\"{}\"]",
+            "Words of one endless paragraph. ".repeat(100_000)
+        );
+        match gather(&huge, &[]).as_slice() {
+            [Piece::Prose(s)] => assert!(s.len() <= MAX_TEXT_BYTES, "{}", s.len()),
+            other => panic!("{}", other.len()),
+        }
         // Broken JSON keeps what came before the fault.
         let broken = format!(r#"["{PARAGRAPH}", {{"a": "#);
         assert_eq!(gather(&broken, &[]), [prose(PARAGRAPH)]);
