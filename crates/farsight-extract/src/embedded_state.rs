@@ -164,25 +164,59 @@ fn gather(json: &str, path: &'static [&'static str]) -> Vec<Piece> {
     let mut de = serde_json::Deserializer::from_str(json.trim());
     // An error is the fault or the collector being full: either way, what
     // was gathered is kept.
-    let _ = Walk {
-        collector: &mut collector,
-        path,
-    }
-    .deserialize(&mut de);
+    let _ = Walk::root(&mut collector, path).deserialize(&mut de);
+    collector.flush_run();
     collector.pieces
 }
 
-/// The pieces gathered so far, the strings already seen, and the bytes.
+/// The pieces gathered so far, the strings already seen, the bytes, and
+/// the run of rich-text spans being joined.
 #[derive(Default)]
 struct Collector {
     pieces: Vec<Piece>,
     seen: HashSet<String>,
     bytes: usize,
+    /// Rich text (Sanity's portable text, Contentful's documents) writes a
+    /// paragraph as an array of spans, `[{"text": "Every harbour "},
+    /// {"text": "publishes", "marks": ["em"]}, ...]`: one span alone is too
+    /// short to read as prose. The spans of one array are joined here (with
+    /// the nesting depth of their array) and read as one string when the
+    /// array ends.
+    run: Option<(usize, String)>,
 }
 
 impl Collector {
     fn full(&self) -> bool {
         self.bytes >= MAX_TEXT_BYTES
+    }
+
+    /// Adds a span of the array whose items are at nesting `depth` to the
+    /// run.
+    fn span(&mut self, depth: usize, s: &str) {
+        if self.run.as_ref().is_some_and(|(d, _)| *d != depth) {
+            self.flush_run();
+        }
+        let (_, run) = self.run.get_or_insert_with(|| (depth, String::new()));
+        // Items that are sentences of their own, not spans of one.
+        if run.ends_with(['.', '!', '?']) && s.starts_with(char::is_uppercase) {
+            run.push_str("\n\n");
+        }
+        if run.len() + s.len() <= MAX_TEXT_BYTES {
+            run.push_str(s);
+        }
+    }
+
+    /// Reads the run of the array whose items are at `depth` once it ends.
+    fn end_array(&mut self, depth: usize) {
+        if self.run.as_ref().is_some_and(|(d, _)| *d == depth) {
+            self.flush_run();
+        }
+    }
+
+    fn flush_run(&mut self) {
+        if let Some((_, run)) = self.run.take() {
+            self.take(&run);
+        }
     }
 
     /// Keeps `s` when it reads as human text and was not seen yet (state
@@ -192,6 +226,10 @@ impl Collector {
         let Some(is_html) = classify(s) else {
             return;
         };
+        // A run of spans before it comes before it.
+        if self.run.is_some() {
+            self.flush_run();
+        }
         if self.full() || !self.seen.insert(s.to_owned()) {
             return;
         }
@@ -357,6 +395,45 @@ fn push_escaped(out: &mut String, text: &str) {
 struct Walk<'c> {
     collector: &'c mut Collector,
     path: &'static [&'static str],
+    /// Arrays around this value.
+    depth: usize,
+    /// This value is an array's item (at `depth - 1`).
+    item: bool,
+    /// This value is a span's text: the `text` or `value` of an object that
+    /// is an item of an array, whose items are at this depth.
+    span_of: Option<usize>,
+}
+
+/// The keys of a rich-text span's text: Sanity, Prismic, Storyblok and
+/// Slate write `text`, Contentful writes `value`.
+const SPAN_KEYS: [&str; 2] = ["text", "value"];
+
+impl<'c> Walk<'c> {
+    fn root(collector: &'c mut Collector, path: &'static [&'static str]) -> Self {
+        Walk {
+            collector,
+            path,
+            depth: 0,
+            item: false,
+            span_of: None,
+        }
+    }
+
+    /// The walk of a value inside this one.
+    fn inner(
+        &mut self,
+        path: &'static [&'static str],
+        item: bool,
+        span_of: Option<usize>,
+    ) -> Walk<'_> {
+        Walk {
+            collector: &mut *self.collector,
+            path,
+            depth: self.depth + usize::from(item),
+            item,
+            span_of,
+        }
+    }
 }
 
 /// Stops the walk once enough text is gathered.
@@ -379,7 +456,10 @@ impl<'de> Visitor<'de> for Walk<'_> {
 
     fn visit_str<E: de::Error>(self, v: &str) -> Result<(), E> {
         if self.path.is_empty() {
-            self.collector.take(v);
+            match self.span_of {
+                Some(depth) => self.collector.span(depth, v),
+                None => self.collector.take(v),
+            }
             if self.collector.full() {
                 return Err(E::custom(FULL));
             }
@@ -407,36 +487,37 @@ impl<'de> Visitor<'de> for Walk<'_> {
         Ok(())
     }
 
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+    fn visit_seq<A: SeqAccess<'de>>(mut self, mut seq: A) -> Result<(), A::Error> {
         if !self.path.is_empty() {
             // Not on the way to the page's data.
             while seq.next_element::<IgnoredAny>()?.is_some() {}
             return Ok(());
         }
         while seq
-            .next_element_seed(Walk {
-                collector: &mut *self.collector,
-                path: &[],
-            })?
+            .next_element_seed(self.inner(&[], true, None))?
             .is_some()
         {}
+        // Its items (and their spans) are one level deeper.
+        self.collector.end_array(self.depth + 1);
         Ok(())
     }
 
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+    fn visit_map<A: MapAccess<'de>>(mut self, mut map: A) -> Result<(), A::Error> {
         while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
             match self.path.split_first() {
-                Some((next, rest)) if key == *next => map.next_value_seed(Walk {
-                    collector: &mut *self.collector,
-                    path: rest,
-                })?,
+                Some((next, rest)) if key == *next => {
+                    map.next_value_seed(self.inner(rest, false, None))?;
+                }
                 Some(_) => {
                     map.next_value::<IgnoredAny>()?;
                 }
-                None => map.next_value_seed(Walk {
-                    collector: &mut *self.collector,
-                    path: &[],
-                })?,
+                None => {
+                    // An object in an array holding its text under a span
+                    // key is a span of that array's run.
+                    let span_of =
+                        (self.item && SPAN_KEYS.contains(&key.as_ref())).then_some(self.depth);
+                    map.next_value_seed(self.inner(&[], false, span_of))?;
+                }
             }
         }
         Ok(())
@@ -480,6 +561,52 @@ mod tests {
                         .to_owned()
                 ),
                 prose(PARAGRAPH),
+            ]
+        );
+    }
+
+    #[test]
+    fn rich_text_spans_are_joined_into_their_paragraph() {
+        // Sanity's portable text: one block per paragraph, its words in spans.
+        let sanity = r#"{"props":{"pageProps":{"body":[
+            {"_type":"block","_key":"a1","style":"normal","markDefs":[],"children":[
+              {"_type":"span","_key":"s1","text":"Every harbour publishes a ","marks":[]},
+              {"_type":"span","_key":"s2","text":"tide table","marks":["strong"]},
+              {"_type":"span","_key":"s3","text":", and a skipper reads it first.","marks":[]}]},
+            {"_type":"block","_key":"a2","style":"normal","children":[
+              {"_type":"span","text":"Slack water comes twice ","marks":["em"]},
+              {"_type":"span","text":"a day, around each turn of the tide.","marks":[]}]}]}}}"#;
+        assert_eq!(
+            gather(sanity, Framework::Next.path()),
+            [
+                prose("Every harbour publishes a tide table, and a skipper reads it first."),
+                prose("Slack water comes twice a day, around each turn of the tide."),
+            ]
+        );
+        // Contentful's rich text: `value` in text nodes.
+        let contentful = r#"[{"nodeType":"document","content":[
+            {"nodeType":"paragraph","content":[
+              {"nodeType":"text","value":"Open the hive ","marks":[]},
+              {"nodeType":"text","value":"as little as possible","marks":[{"type":"bold"}]},
+              {"nodeType":"text","value":" in the cold months.","marks":[]}]}]}]"#;
+        assert_eq!(
+            gather(contentful, &[]),
+            [prose(
+                "Open the hive as little as possible in the cold months."
+            )]
+        );
+        // Items that are sentences of their own stay apart, in order with
+        // the strings around them.
+        let items = format!(
+            r#"[{{"q":"{PARAGRAPH}"}},{{"text":"One answer that is a sentence."}},
+            {{"text":"Another answer that is a sentence."}},{{"q":"A last question of several words here?"}}]"#
+        );
+        assert_eq!(
+            gather(&items, &[]),
+            [
+                prose(PARAGRAPH),
+                prose("One answer that is a sentence.\n\nAnother answer that is a sentence."),
+                prose("A last question of several words here?"),
             ]
         );
     }
