@@ -192,6 +192,13 @@ pub struct Document {
     pub shortfall: Option<Shortfall>,
     /// The page appears to be behind a paywall.
     pub paywalled: bool,
+    /// The content was read from the state a script framework embeds in the
+    /// page for its scripts (Next.js `__NEXT_DATA__`, Nuxt `__NUXT_DATA__`,
+    /// Angular `ng-state`) or from its JSON-LD `articleBody`: the page's
+    /// HTML is an application shell ([`Shortfall::BuiltByScripts`]) whose
+    /// markup holds almost nothing.
+    #[serde(default)]
+    pub embedded_state: bool,
     /// Extraction reached its deadline: the content is what was read by then
     /// (the page's beginning, or its body without main-content selection).
     #[serde(default)]

@@ -10,8 +10,9 @@ use crate::deadline::Deadline;
 use crate::render::{self, RenderOptions};
 use crate::url_util::Resolver;
 use crate::{
-    Document, ExtractOptions, Format, boilerplate, clean, content, depth, kind, links, metadata,
-    own_article, passes, paywall, sanitize, shortfall, streamed,
+    Document, ExtractOptions, Format, Shortfall, boilerplate, clean, content, depth,
+    embedded_state, kind, links, metadata, own_article, passes, paywall, sanitize, shortfall,
+    streamed,
 };
 
 /// Extracts the main content (or the selector's matches) of `html`.
@@ -105,7 +106,6 @@ fn extract_within(html: &str, options: &ExtractOptions, deadline: &Deadline) -> 
     {
         keep_heading(&mut out.content, h1, options.format);
     }
-    let chars = out.content.chars().count();
     out.shortfall = shortfall::judge(
         &out.content,
         options.format,
@@ -113,12 +113,30 @@ fn extract_within(html: &str, options: &ExtractOptions, deadline: &Deadline) -> 
         facts.h1.as_deref(),
         raw,
     );
+    // An application shell: the text its scripts would show is often in
+    // the state they build the page from.
+    if out.shortfall == Some(Shortfall::BuiltByScripts)
+        && !deadline.expired()
+        && let Some(state) = embedded_state::read(
+            raw,
+            facts.article_body.as_deref(),
+            options,
+            &resolver,
+            deadline,
+        )
+    {
+        out.content = state.content;
+        out.links = state.links;
+        out.shortfall = None;
+        out.embedded_state = true;
+    }
+    let chars = out.content.chars().count();
     out.paywalled = signals.paywalled(facts.not_free, chars);
     out
 }
 
 /// Renders `nodes` into `out` in the requested format and collects links.
-fn finish(
+pub(crate) fn finish(
     out: &mut Document,
     nodes: &[NodeRef<'_>],
     options: &ExtractOptions,

@@ -27,6 +27,7 @@ mod deadline;
 mod density;
 mod depth;
 mod document;
+mod embedded_state;
 mod escape;
 mod extractor;
 mod fasthash;

@@ -27,8 +27,9 @@ pub(crate) struct PageFacts {
     pub title: Option<String>,
     /// JSON-LD `isAccessibleForFree: false`.
     pub not_free: bool,
-    /// JSON-LD `articleBody`, when present (kept for engines that use it).
-    #[allow(dead_code)]
+    /// JSON-LD `articleBody` (or a posting's `text`), when present: read
+    /// when the page's markup is an empty application shell
+    /// (`embedded_state.rs`).
     pub article_body: Option<String>,
     /// `<base href>`.
     pub base_href: Option<String>,
@@ -388,8 +389,12 @@ fn read_ld_node(o: &Map<String, Value>, ld: &mut LdFacts) -> Descend {
         ld.not_free |= !free;
     }
     if ld.body.is_none() {
+        // A post's body is its `text` (SocialMediaPosting,
+        // DiscussionForumPosting); an article's is `articleBody`.
+        let posting = type_is(o, |t| t.ends_with("Posting"));
         ld.body = o
             .get("articleBody")
+            .or_else(|| o.get("text").filter(|_| posting))
             .and_then(|b| b.as_str())
             .map(str::to_string);
     }

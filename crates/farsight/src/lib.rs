@@ -37,5 +37,5 @@ pub use farsight_search::{
 pub use service::{
     CallOptions, DEFAULT_MAX_CONTENT_TOKENS, FetchFormat, FetchLink, FetchManyResponse,
     FetchMetadata, FetchRequest, FetchResponse, FetchSource, FetchStatus, MAX_TOTAL_LENGTH,
-    MAX_URLS, Service, extract_document,
+    MAX_URLS, RenderMode, Service, extract_document,
 };

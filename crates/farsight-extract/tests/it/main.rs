@@ -3,6 +3,7 @@
 
 mod behaviour;
 mod deadline;
+mod embedded_state;
 mod hostile_text;
 mod markup_patterns;
 mod output_bounds;

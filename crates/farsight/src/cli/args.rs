@@ -9,7 +9,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use crate::service::FetchFormat;
+use crate::service::{FetchFormat, RenderMode};
 
 /// farsight gives AI agents the web: it searches the web through many
 /// providers and fetches pages safely, returning their readable content.
@@ -231,6 +231,28 @@ impl From<FormatArg> for FetchFormat {
     }
 }
 
+/// `--render`
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum RenderArg {
+    /// Only when the page is an empty shell that scripts build and the text
+    /// is not in its embedded state.
+    Auto,
+    /// Never: the HTML as it came.
+    Never,
+    /// Every HTML page.
+    Always,
+}
+
+impl From<RenderArg> for RenderMode {
+    fn from(r: RenderArg) -> Self {
+        match r {
+            RenderArg::Auto => RenderMode::Auto,
+            RenderArg::Never => RenderMode::Never,
+            RenderArg::Always => RenderMode::Always,
+        }
+    }
+}
+
 /// `farsight fetch`
 #[derive(Debug, Args)]
 pub struct FetchArgs {
@@ -281,6 +303,14 @@ pub struct FetchArgs {
     /// --max-length (instead of the page's beginning).
     #[arg(long, value_name = "QUERY")]
     pub focus: Option<String>,
+
+    /// Run the page's JavaScript in a headless Chromium: auto (only when the
+    /// page is an empty shell built by scripts), always, or never
+    /// [default: auto, or [render].mode]. Needs Chromium installed
+    /// (`apt-get install chromium`); without it, auto prints the page as it
+    /// came with a note.
+    #[arg(long, value_enum, value_name = "WHEN")]
+    pub render: Option<RenderArg>,
 }
 
 /// `farsight extract`
@@ -372,5 +402,30 @@ mod tests {
     #[test]
     fn the_definition_is_consistent() {
         Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn render_is_read_and_unknown_values_are_refused() {
+        let render = |args: &[&str]| match Cli::try_parse_from(args).map(|c| c.command) {
+            Ok(Command::Fetch(f)) => Ok(f.render),
+            Ok(other) => panic!("{other:?}"),
+            Err(e) => Err(e.kind()),
+        };
+        assert_eq!(render(&["farsight", "fetch", "u"]), Ok(None));
+        for (word, want) in [
+            ("auto", RenderArg::Auto),
+            ("never", RenderArg::Never),
+            ("always", RenderArg::Always),
+        ] {
+            assert_eq!(
+                render(&["farsight", "fetch", "--render", word, "u"]),
+                Ok(Some(want))
+            );
+            assert_eq!(RenderMode::from(want).as_str(), word);
+        }
+        assert_eq!(
+            render(&["farsight", "fetch", "--render", "sometimes", "u"]),
+            Err(clap::error::ErrorKind::InvalidValue)
+        );
     }
 }

@@ -131,6 +131,7 @@ async fn fetch(mut config: config::Config, args: FetchArgs) -> anyhow::Result<Ex
         include_images: args.images,
         focus: args.focus,
         include_structured_data: args.structured_data,
+        render: args.render.map(Into::into),
     };
     let options = CallOptions::default().bypass_cache(args.no_cache);
     if let [(url, assumed_https)] = targets.as_slice() {
@@ -229,6 +230,8 @@ async fn extract(args: ExtractArgs) -> anyhow::Result<ExitCode> {
         include_images: false,
         focus: None,
         include_structured_data: args.structured_data,
+        // A local file is read as it is: there is no page to run.
+        render: Some(crate::service::RenderMode::Never),
     };
     // A PDF, DOCX or PPTX is read as a document (its own size bound applies).
     if crate::service::is_document(&bytes) {

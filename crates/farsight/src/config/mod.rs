@@ -17,7 +17,9 @@ use anyhow::{Context, bail};
 pub use farsight_search::ProviderSettings;
 pub use load::{ConfigSource, default_config_path, load};
 pub use provider_vars::{ProviderField, missing_settings};
-pub use raw::{RawCache, RawConfig, RawFetch, RawSearch, RawServer};
+pub use raw::{RawCache, RawConfig, RawFetch, RawRender, RawSearch, RawServer};
+
+use crate::service::RenderMode;
 
 /// The smallest `[cache].max_disk_bytes` accepted: below it the file's own
 /// tables and indexes leave no room for a page.
@@ -36,6 +38,8 @@ pub struct Config {
     pub server: ServerConfig,
     /// `[search]`: the search tool.
     pub search: SearchConfig,
+    /// `[render]`: pages built by JavaScript, run in a headless browser.
+    pub render: RenderConfig,
     /// `[providers.NAME]`, with keys from the environment merged in.
     pub providers: BTreeMap<String, ProviderSettings>,
 }
@@ -168,6 +172,26 @@ pub struct SearchConfig {
     pub max_content_tokens: usize,
 }
 
+/// `[render]`
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct RenderConfig {
+    /// Whether pages may be rendered at all; off, `auto` reads pages as
+    /// `never` does and `always` is refused.
+    pub enabled: bool,
+    /// `web_fetch`'s `render` when a call does not say.
+    pub mode: RenderMode,
+    /// The Chromium executable; `None` looks on `PATH` and in the usual
+    /// places.
+    pub browser_path: Option<PathBuf>,
+    /// Pages rendered at once (browser tabs); more calls wait their turn.
+    pub max_tabs: usize,
+    /// The longest one page may take to render. A call still answers within
+    /// `[fetch].timeout_seconds` as a whole, so a longer value is cut to
+    /// what is left of it.
+    pub timeout: Duration,
+}
+
 /// The default `User-Agent`: browser-compatible, naming farsight so that sites
 /// can tell who is asking and robots.txt groups for `farsight` apply.
 pub fn default_user_agent() -> String {
@@ -249,6 +273,22 @@ impl Default for ServerConfig {
             // Agents call every few seconds to minutes; a minute keeps their
             // connection warm between calls (nginx keeps 75 s).
             idle_timeout: Duration::from_secs(60),
+        }
+    }
+}
+
+impl Default for RenderConfig {
+    fn default() -> Self {
+        Self {
+            enabled: true,
+            mode: RenderMode::Auto,
+            browser_path: None,
+            // Each tab of a rendered page holds tens to hundreds of MB; two
+            // keep a busy agent moving without the browser outgrowing the
+            // server.
+            max_tabs: 2,
+            // The fetch timeout (a call answers within it anyway).
+            timeout: FetchConfig::default().timeout,
         }
     }
 }
@@ -420,6 +460,34 @@ impl Config {
             }
             set(&mut c.search.max_content_tokens, s.max_content_tokens);
         }
+        // After [fetch]: the render timeout defaults to the fetch timeout.
+        c.render.timeout = c.fetch.timeout;
+        if let Some(r) = raw.render {
+            set(&mut c.render.enabled, r.enabled);
+            set(&mut c.render.mode, r.mode);
+            if r.browser_path
+                .as_deref()
+                .is_some_and(|p| p.trim().is_empty())
+            {
+                bail!(
+                    "render.browser_path is empty: give the path of a Chromium executable, or remove the line to look for one on PATH"
+                );
+            }
+            set(
+                &mut c.render.browser_path,
+                r.browser_path.map(|p| Some(expand_home(&p))),
+            );
+            if r.max_tabs == Some(0) {
+                bail!(
+                    "render.max_tabs must be at least 1; to render nothing, set [render].enabled = false"
+                );
+            }
+            set(&mut c.render.max_tabs, r.max_tabs);
+            set(
+                &mut c.render.timeout,
+                secs(r.timeout_seconds, "render.timeout_seconds")?,
+            );
+        }
         if let Some(p) = raw.providers {
             // A table for a provider that does not exist is a typo
             // (`[providers.brvae]`) whose key would otherwise be ignored
@@ -506,6 +574,46 @@ mod tests {
         assert_eq!(Config::resolve(raw).unwrap().cache.max_disk_bytes, 1 << 20);
         let raw = RawConfig::from_toml("[server]\naddr = \"nowhere\"\n").unwrap();
         assert!(format!("{:#}", Config::resolve(raw).unwrap_err()).contains("server.addr"));
+    }
+
+    #[test]
+    fn render_defaults_follow_the_fetch_timeout_and_values_are_checked() {
+        let c = Config::resolve(RawConfig::default()).unwrap();
+        assert!(c.render.enabled);
+        assert_eq!(c.render.mode, RenderMode::Auto);
+        assert_eq!(c.render.max_tabs, 2);
+        assert_eq!(c.render.browser_path, None);
+        assert_eq!(c.render.timeout, Duration::from_secs(30));
+        let raw = RawConfig::from_toml("[fetch]\ntimeout_seconds = 12\n").unwrap();
+        assert_eq!(
+            Config::resolve(raw).unwrap().render.timeout,
+            Duration::from_secs(12)
+        );
+        let raw = RawConfig::from_toml(
+            "[render]\nenabled = false\nmode = \"always\"\nbrowser_path = \"/opt/chromium/chrome\"\n\
+             max_tabs = 4\ntimeout_seconds = 9\n",
+        )
+        .unwrap();
+        let r = Config::resolve(raw).unwrap().render;
+        assert!(!r.enabled);
+        assert_eq!(r.mode, RenderMode::Always);
+        assert_eq!(r.browser_path, Some(PathBuf::from("/opt/chromium/chrome")));
+        assert_eq!(r.max_tabs, 4);
+        assert_eq!(r.timeout, Duration::from_secs(9));
+        for (toml, named) in [
+            ("max_tabs = 0", "render.max_tabs"),
+            ("timeout_seconds = 0", "render.timeout_seconds"),
+            ("browser_path = \" \"", "render.browser_path"),
+        ] {
+            let raw = RawConfig::from_toml(&format!("[render]\n{toml}\n")).unwrap();
+            let err = Config::resolve(raw).unwrap_err().to_string();
+            assert!(err.contains(named), "{toml}: {err}");
+        }
+        // A mode that does not exist, a key that does not: named at parse time.
+        let err = RawConfig::from_toml("[render]\nmode = \"sometimes\"\n").unwrap_err();
+        assert!(err.to_string().contains("sometimes"), "{err}");
+        let err = RawConfig::from_toml("[render]\nmax_tab = 3\n").unwrap_err();
+        assert!(err.to_string().contains("max_tab"), "{err}");
     }
 
     #[test]

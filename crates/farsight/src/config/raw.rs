@@ -12,6 +12,8 @@ use anyhow::{Context, bail};
 use farsight_search::ProviderSettings;
 use serde::{Deserialize, Serialize};
 
+use crate::service::RenderMode;
+
 /// The configuration file's shape. Unknown keys are refused by name, so a typo
 /// (`timout_seconds`) never silently falls back to a default.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -25,6 +27,8 @@ pub struct RawConfig {
     pub server: Option<RawServer>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub search: Option<RawSearch>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub render: Option<RawRender>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub providers: Option<BTreeMap<String, ProviderSettings>>,
 }
@@ -135,6 +139,22 @@ pub struct RawSearch {
     pub max_content_tokens: Option<usize>,
 }
 
+/// `[render]`: pages built by JavaScript.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawRender {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub enabled: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mode: Option<RenderMode>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub browser_path: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_tabs: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub timeout_seconds: Option<u64>,
+}
+
 /// Takes `over` where it is set, `base` elsewhere.
 fn pick<T>(base: Option<T>, over: Option<T>) -> Option<T> {
     over.or(base)
@@ -226,6 +246,17 @@ impl RawConfig {
                     max_content_tokens,
                 }
             ),
+            render: overlay_fields!(
+                self.render,
+                over.render,
+                RawRender {
+                    enabled,
+                    mode,
+                    browser_path,
+                    max_tabs,
+                    timeout_seconds,
+                }
+            ),
             providers: match (self.providers, over.providers) {
                 (None, o) => o,
                 (b, None) => b,
@@ -302,6 +333,14 @@ impl RawConfig {
             max_content_tokens: parse_num(&var, "FARSIGHT_MAX_CONTENT_TOKENS")?,
             ..RawSearch::default()
         };
+        let render = RawRender {
+            enabled: parse_bool(&var, "FARSIGHT_RENDER_ENABLED")?,
+            mode: var("FARSIGHT_RENDER")
+                .map(|v| parse_render_mode(&v))
+                .transpose()?,
+            browser_path: var("FARSIGHT_BROWSER_PATH"),
+            ..RawRender::default()
+        };
         let mut providers = BTreeMap::new();
         for &name in farsight_search::provider_names() {
             let mut settings = ProviderSettings::default();
@@ -318,6 +357,7 @@ impl RawConfig {
             cache: (cache != RawCache::default()).then_some(cache),
             server: (server != RawServer::default()).then_some(server),
             search: (search != RawSearch::default()).then_some(search),
+            render: (render != RawRender::default()).then_some(render),
             providers: (!providers.is_empty()).then_some(providers),
         })
     }
@@ -329,6 +369,15 @@ fn parse_bool(var: &dyn Fn(&str) -> Option<String>, name: &str) -> anyhow::Resul
         "1" | "true" | "yes" | "on" => Ok(Some(true)),
         "0" | "false" | "no" | "off" => Ok(Some(false)),
         _ => bail!("environment variable {name}={v:?} is not a boolean (use true or false)"),
+    }
+}
+
+fn parse_render_mode(v: &str) -> anyhow::Result<RenderMode> {
+    match v.trim().to_ascii_lowercase().as_str() {
+        "auto" => Ok(RenderMode::Auto),
+        "never" => Ok(RenderMode::Never),
+        "always" => Ok(RenderMode::Always),
+        _ => bail!("environment variable FARSIGHT_RENDER={v:?} is not auto, never or always"),
     }
 }
 

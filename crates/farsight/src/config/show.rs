@@ -1,6 +1,6 @@
 //! `farsight config`: the effective configuration as TOML, secrets masked.
 
-use super::{Config, RawCache, RawConfig, RawFetch, RawSearch, RawServer};
+use super::{Config, RawCache, RawConfig, RawFetch, RawRender, RawSearch, RawServer};
 
 const MASK: &str = "********";
 
@@ -69,6 +69,17 @@ pub(super) fn to_toml_masked(c: &Config) -> String {
             deep_timeout_seconds: Some(c.search.deep_timeout.as_secs()),
             max_content_tokens: Some(c.search.max_content_tokens),
         }),
+        render: Some(RawRender {
+            enabled: Some(c.render.enabled),
+            mode: Some(c.render.mode),
+            browser_path: c
+                .render
+                .browser_path
+                .as_ref()
+                .map(|p| p.display().to_string()),
+            max_tabs: Some(c.render.max_tabs),
+            timeout_seconds: Some(c.render.timeout.as_secs()),
+        }),
         providers: Some(providers),
     };
     // Serialising plain strings, numbers and tables cannot fail; should it
@@ -102,6 +113,12 @@ mod tests {
             "{shown}"
         );
         assert!(shown.contains("timeout_seconds = 30"), "{shown}");
+        assert!(
+            shown.contains(
+                "[render]\nenabled = true\nmode = \"auto\"\nmax_tabs = 2\ntimeout_seconds = 30\n"
+            ),
+            "{shown}"
+        );
         RawConfig::from_toml(&shown).unwrap();
     }
 }

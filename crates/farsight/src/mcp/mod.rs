@@ -49,9 +49,8 @@ const OVERLOADED_SUGGESTION: &str =
 /// on; the parameters themselves are documented in the input schema.
 const WEB_FETCH_DESCRIPTION: &str = "\
 Read public http(s) pages: main content as Markdown, title, metadata, links. \
-Long pages come in windows: read on with startIndex=nextStartIndex. \
-For one answer in a long page, pass focus (a question). \
-JavaScript is not run (such pages are partial). \
+Long pages come in windows: pass startIndex=nextStartIndex. \
+For one answer in a long page, pass focus. \
 On error read the suggestion.";
 
 /// What the model reads about the server as a whole.

@@ -25,7 +25,7 @@ pub(crate) const NAMESPACE: &str = "document";
 /// other output for the same page (a new rule, a fixed bug) or [`Document`]
 /// changes shape: a farsight never reads an entry that another version of the
 /// extractor wrote. The package version is in the key as well, for releases.
-const FORMAT_VERSION: u32 = 3;
+const FORMAT_VERSION: u32 = 4;
 
 /// Everything that determines a document besides the page itself: the key of
 /// its cache entry, built from the extractor's own options (all of them: an
@@ -44,10 +44,13 @@ struct Key<'a> {
     /// A document read with its structured data holds more; one without
     /// cannot answer a call that asks for it.
     structured: bool,
+    /// Read from the DOM a browser built from the page (`render`), not from
+    /// the page's HTML: another document of the same page.
+    rendered: bool,
 }
 
 impl<'a> Key<'a> {
-    fn of(options: &'a ExtractOptions) -> Self {
+    fn of(options: &'a ExtractOptions, rendered: bool) -> Self {
         let ExtractOptions {
             base_url,
             format,
@@ -68,16 +71,24 @@ impl<'a> Key<'a> {
             images: *include_images,
             engine: format!("{engine:?}"),
             structured: *include_structured_data,
+            rendered,
         }
     }
+}
+
+/// The hash that ties a document to the page text it was read from.
+pub(crate) fn page_sha256(text: &str) -> String {
+    hex::encode(Sha256::digest(text.as_bytes()))
 }
 
 /// A cached document and the page text it came from.
 #[derive(Serialize, Deserialize)]
 struct Entry {
-    /// SHA-256 of the page's text. A page downloaded again with other content
-    /// (after `--no-cache`, or by another process) makes the documents of its
-    /// old text misses, without keeping one entry per version.
+    /// SHA-256 of the page's text (for a rendered document, of the text the
+    /// fetcher returned, not of the DOM the browser built). A page downloaded
+    /// again with other content (after `--no-cache`, or by another process)
+    /// makes the documents of its old text misses, without keeping one entry
+    /// per version.
     page_sha256: String,
     document: Document,
 }
@@ -100,32 +111,89 @@ impl DocumentCache<'_> {
         if !self.cache.is_enabled() {
             return run_extractor(html, options).await;
         }
-        let key = match serde_json::to_string(&Key::of(&options)) {
-            Ok(k) => k,
-            Err(e) => {
-                tracing::debug!("document not cached: {e}");
-                return run_extractor(html, options).await;
+        let page_sha256 = page_sha256(&html);
+        if let Some(document) = self.cached(&page_sha256, &options, false).await {
+            return document;
+        }
+        let document = run_extractor(html, options.clone()).await;
+        self.keep(page_sha256, &options, false, document).await
+    }
+
+    /// The document a browser's DOM of the page whose text hashes to
+    /// `page_sha256` gave with `options`, when it is cached: a later window
+    /// of a rendered page starts no browser.
+    pub(crate) async fn rendered(
+        &self,
+        page_sha256: &str,
+        options: &ExtractOptions,
+    ) -> Option<Document> {
+        if !self.cache.is_enabled() {
+            return None;
+        }
+        self.cached(page_sha256, options, true).await
+    }
+
+    /// Extracts `dom`, the HTML a browser built from the page whose text
+    /// hashes to `page_sha256`, and stores the document under that page when
+    /// `keep` (a DOM taken before the page settled is not kept).
+    pub(crate) async fn extract_rendered(
+        &self,
+        page_sha256: &str,
+        dom: String,
+        options: ExtractOptions,
+        keep: bool,
+    ) -> Document {
+        let document = run_extractor(dom, options.clone()).await;
+        if !keep || !self.cache.is_enabled() {
+            return document;
+        }
+        self.keep(page_sha256.to_owned(), &options, true, document)
+            .await
+    }
+
+    async fn cached(
+        &self,
+        page_sha256: &str,
+        options: &ExtractOptions,
+        rendered: bool,
+    ) -> Option<Document> {
+        if self.bypass {
+            return None;
+        }
+        let key = key(options, rendered)?;
+        let bytes = self.cache.get(NAMESPACE, &key).await?;
+        match serde_json::from_slice::<Entry>(&bytes) {
+            Ok(entry) if entry.page_sha256 == page_sha256 => {
+                tracing::debug!(url = ?options.base_url, rendered, "extracted document from the cache");
+                Some(entry.document)
             }
-        };
-        let page_sha256 = hex::encode(Sha256::digest(html.as_bytes()));
-        if !self.bypass
-            && let Some(bytes) = self.cache.get(NAMESPACE, &key).await
-        {
-            match serde_json::from_slice::<Entry>(&bytes) {
-                Ok(entry) if entry.page_sha256 == page_sha256 => {
-                    tracing::debug!(url = ?options.base_url, "extracted document from the cache");
-                    return entry.document;
-                }
-                Ok(_) => tracing::debug!("cached document is of an older copy of the page"),
-                // A damaged entry is a miss; the fresh document replaces it.
-                Err(e) => tracing::debug!("unreadable cached document: {e}"),
+            Ok(_) => {
+                tracing::debug!("cached document is of an older copy of the page");
+                None
+            }
+            // A damaged entry is a miss; the fresh document replaces it.
+            Err(e) => {
+                tracing::debug!("unreadable cached document: {e}");
+                None
             }
         }
-        let document = run_extractor(html, options).await;
+    }
+
+    /// Stores `document` and gives it back.
+    async fn keep(
+        &self,
+        page_sha256: String,
+        options: &ExtractOptions,
+        rendered: bool,
+        document: Document,
+    ) -> Document {
         // A document cut short by a deadline is this call's, not the page's.
         if document.timed_out {
             return document;
         }
+        let Some(key) = key(options, rendered) else {
+            return document;
+        };
         let entry = Entry {
             page_sha256,
             document,
@@ -136,6 +204,12 @@ impl DocumentCache<'_> {
         }
         entry.document
     }
+}
+
+fn key(options: &ExtractOptions, rendered: bool) -> Option<String> {
+    serde_json::to_string(&Key::of(options, rendered))
+        .map_err(|e| tracing::debug!("document not cached: {e}"))
+        .ok()
 }
 
 async fn run_extractor(html: String, options: ExtractOptions) -> Document {
@@ -225,11 +299,54 @@ mod tests {
         assert_eq!(runs::count(url), 4);
     }
 
+    /// The rendered document of a page is kept apart from its static one,
+    /// found by the page's text before any browser starts, and not kept when
+    /// the DOM was taken before the page settled (issue 14).
+    #[tokio::test]
+    async fn a_rendered_document_is_kept_apart_under_the_static_text() {
+        let url = "https://rendered.example/page";
+        let cache = Cache::memory_only();
+        let shell =
+            "<html><body><div id=\"root\"></div><script src=\"/a.js\"></script></body></html>";
+        let sha = page_sha256(shell);
+        assert!(docs(&cache).rendered(&sha, &options(url)).await.is_none());
+        let statik = docs(&cache).extract(shell.to_owned(), options(url)).await;
+        assert!(
+            docs(&cache).rendered(&sha, &options(url)).await.is_none(),
+            "the static document is not the rendered one"
+        );
+        let rendered = docs(&cache)
+            .extract_rendered(&sha, PAGE.to_owned(), options(url), true)
+            .await;
+        assert!(rendered.content.contains("paragraph"));
+        assert_eq!(
+            docs(&cache).rendered(&sha, &options(url)).await,
+            Some(rendered.clone())
+        );
+        // The static document is still the static one.
+        assert_eq!(
+            docs(&cache).extract(shell.to_owned(), options(url)).await,
+            statik
+        );
+        // Another copy of the page, or a DOM taken unsettled: not found.
+        assert!(
+            docs(&cache)
+                .rendered(&page_sha256("other"), &options(url))
+                .await
+                .is_none()
+        );
+        let other = "https://unsettled.example/page";
+        docs(&cache)
+            .extract_rendered(&sha, PAGE.to_owned(), options(other), false)
+            .await;
+        assert!(docs(&cache).rendered(&sha, &options(other)).await.is_none());
+    }
+
     #[tokio::test]
     async fn a_damaged_entry_is_a_miss() {
         let url = "https://damaged.example/page";
         let cache = Cache::memory_only();
-        let key = serde_json::to_string(&Key::of(&options(url))).unwrap();
+        let key = serde_json::to_string(&Key::of(&options(url), false)).unwrap();
         cache
             .put(
                 NAMESPACE,

@@ -8,17 +8,15 @@ use farsight_search::ErrorKind;
 
 use super::document::DocumentReader;
 use super::extract::{extract_document, extraction_deadline, read_text_document};
-use super::extracted::DocumentCache;
+use super::extracted::{DocumentCache, page_sha256};
 use super::markdown_source;
 use super::model::{
     FetchLink, FetchMetadata, FetchRequest, FetchResponse, FetchSource, FetchStatus,
 };
+use super::render_page::{Plan, RenderStep, Scripts, failure_note, render_error_response};
 use super::window::window;
 use super::{CallOptions, Service};
 
-const BUILT_BY_SCRIPTS: &str = "The page's HTML holds almost no content: the page is built by \
-     JavaScript in the browser (an empty application shell), which farsight does not run. Try \
-     another source for the same information.";
 const NO_MAIN_CONTENT: &str = "No main content was found in the page's HTML: it holds little \
      besides its title (a notice, a form, a heading alone). Try another source for the same \
      information.";
@@ -40,8 +38,12 @@ impl Service {
         if let Some(refusal) = invalid_selector(request) {
             return refusal;
         }
-        // The whole call, download and extraction, answers within the
-        // fetch timeout.
+        let plan = match self.render_plan(request) {
+            Ok(plan) => plan,
+            Err(refusal) => return *refusal,
+        };
+        // The whole call, download, rendering and extraction, answers within
+        // the fetch timeout.
         let call_deadline = Instant::now() + self.inner.config.fetch.timeout;
         let fetch_options = FetchOptions::new().bypass_cache(options.bypass_cache);
         // GitHub's file and repository pages: the raw file, when it answers.
@@ -80,9 +82,20 @@ impl Service {
                     max_bytes: self.inner.config.fetch.max_document_bytes,
                     max_pages: self.inner.config.fetch.max_document_pages,
                 };
-                let mut answer =
-                    page_response(page, request, fetcher, &documents, &readers, call_deadline)
-                        .await;
+                let render = RenderStep {
+                    renderer: self.inner.renderer.as_ref(),
+                    timeout: self.inner.config.render.timeout,
+                    plan,
+                };
+                let call = Call {
+                    request,
+                    fetcher,
+                    documents: &documents,
+                    readers: &readers,
+                    render: &render,
+                    call_deadline,
+                };
+                let mut answer = page_response(page, &call).await;
                 if from_raw && !answer.is_error() {
                     // The user's URL, read from its raw file.
                     answer.url.clone_from(&request.url);
@@ -95,17 +108,28 @@ impl Service {
     }
 }
 
+/// What one call reads a page with.
+struct Call<'a> {
+    request: &'a FetchRequest,
+    fetcher: &'a Fetcher,
+    documents: &'a DocumentCache<'a>,
+    readers: &'a DocumentReader<'a>,
+    render: &'a RenderStep<'a>,
+    call_deadline: Instant,
+}
+
 /// The answer for a page that arrived. Its extracted document comes from the
 /// cache when an earlier call (another window, a focus, another process)
 /// extracted the same page the same way.
-async fn page_response(
-    page: Page,
-    request: &FetchRequest,
-    fetcher: &Fetcher,
-    documents: &DocumentCache<'_>,
-    readers: &DocumentReader<'_>,
-    call_deadline: Instant,
-) -> FetchResponse {
+async fn page_response(page: Page, call: &Call<'_>) -> FetchResponse {
+    let Call {
+        request,
+        fetcher,
+        documents,
+        readers,
+        render,
+        call_deadline,
+    } = *call;
     match page.kind {
         PageKind::Document => {
             let outcome = readers
@@ -118,8 +142,22 @@ async fn page_response(
             super::document::document_response(page.url, outcome, request)
         }
         PageKind::Html => {
-            let options = extract_options(request, Some(&page.url))
-                .deadline(extraction_deadline(call_deadline));
+            let base = extract_options(request, Some(&page.url));
+            // The page the fetcher returned (and the guard and robots.txt
+            // let through) is what a rendered document is kept under.
+            let sha = matches!(render.plan, Plan::Auto | Plan::Always)
+                .then(|| page_sha256(&page.text))
+                .unwrap_or_default();
+            if render.plan == Plan::Always {
+                return match render
+                    .document(&page.url, &sha, base, documents, call_deadline)
+                    .await
+                {
+                    Ok(doc) => rendered_response(page.url, doc, request),
+                    Err(e) => render_error_response(&page.url, &e),
+                };
+            }
+            let options = base.clone().deadline(extraction_deadline(call_deadline));
             let doc = documents.extract(page.text, options).await;
             let deadline = extraction_deadline(call_deadline);
             if let Some(markdown) = markdown_source::alternate(
@@ -134,7 +172,28 @@ async fn page_response(
             {
                 return alternate_response(page.url, markdown, doc, request, call_deadline).await;
             }
-            document_response(page.url, doc, request, page.truncated)
+            let scripts = match render.plan {
+                Plan::Static(scripts) => scripts,
+                _ => Scripts::Failed,
+            };
+            let mut failure = None;
+            if render.plan == Plan::Auto && doc.shortfall == Some(Shortfall::BuiltByScripts) {
+                match render
+                    .document(&page.url, &sha, base, documents, call_deadline)
+                    .await
+                {
+                    Ok(rendered) => return rendered_response(page.url, rendered, request),
+                    Err(e) => {
+                        tracing::debug!(url = %page.url, kind = ?e.kind, "not rendered: {e}");
+                        failure = Some(failure_note(&e));
+                    }
+                }
+            }
+            let notes = Notes {
+                scripts,
+                failure: failure.as_deref(),
+            };
+            document_response(page.url, doc, request, page.truncated, &notes)
         }
         PageKind::Text => text_page_response(page, request, call_deadline).await,
     }
@@ -188,7 +247,36 @@ pub(crate) async fn html_response(
         return refusal;
     }
     let doc = extract_document(html, extract_options(request, base_url)).await;
-    document_response(base_url.unwrap_or_default().to_owned(), doc, request, false)
+    let notes = Notes {
+        scripts: Scripts::Local,
+        failure: None,
+    };
+    document_response(
+        base_url.unwrap_or_default().to_owned(),
+        doc,
+        request,
+        false,
+        &notes,
+    )
+}
+
+/// The answer for the document of a rendered page.
+fn rendered_response(url: String, doc: Document, request: &FetchRequest) -> FetchResponse {
+    let notes = Notes {
+        scripts: Scripts::Rendered,
+        failure: None,
+    };
+    let mut answer = document_response(url, doc, request, false, &notes);
+    answer.rendered = Some(true);
+    answer
+}
+
+/// What an answer's notes say about the page's scripts, should it hold
+/// almost nothing of a page built by them.
+struct Notes<'a> {
+    scripts: Scripts,
+    /// Why the browser could not render it (`auto`).
+    failure: Option<&'a str>,
 }
 
 /// Reading a local document (`farsight extract FILE.pdf`): the same answer as
@@ -249,6 +337,7 @@ fn document_response(
     doc: Document,
     request: &FetchRequest,
     page_truncated: bool,
+    scripts: &Notes<'_>,
 ) -> FetchResponse {
     let mut notes = Vec::new();
     let mut status = FetchStatus::Success;
@@ -287,13 +376,13 @@ fn document_response(
             };
         }
         status = FetchStatus::Partial;
-        notes.push(shortfall_note(doc.shortfall).to_owned());
+        notes.push(shortfall_note(doc.shortfall, scripts));
     } else if doc.paywalled {
         status = FetchStatus::Partial;
         notes.push(PAYWALLED.to_owned());
     } else if doc.shortfall.is_some() {
         status = FetchStatus::Partial;
-        notes.push(shortfall_note(doc.shortfall).to_owned());
+        notes.push(shortfall_note(doc.shortfall, scripts));
     }
     if let Some(selector) = &request.selector {
         match (&doc.selector_error, doc.selector_matched) {
@@ -324,6 +413,9 @@ fn document_response(
     if request.include_structured_data {
         response.structured_data = Some(structured_value(doc.structured_data));
     }
+    if doc.embedded_state {
+        response.source = Some(FetchSource::EmbeddedState);
+    }
     response.selector = request.selector.clone();
     response.selector_matched = selector_matched;
     response.status = status;
@@ -333,11 +425,13 @@ fn document_response(
 
 /// Why an answer holds almost nothing, as the extractor found it; an empty
 /// answer it gave no reason for (a selector's empty matches, a failed
-/// extraction) has no main content either.
-fn shortfall_note(shortfall: Option<Shortfall>) -> &'static str {
+/// extraction) has no main content either. A rendered page's DOM still
+/// shows its scripts: its note says it was rendered.
+fn shortfall_note(shortfall: Option<Shortfall>, notes: &Notes<'_>) -> String {
     match shortfall {
-        Some(Shortfall::BuiltByScripts) => BUILT_BY_SCRIPTS,
-        _ => NO_MAIN_CONTENT,
+        _ if notes.scripts == Scripts::Rendered => Scripts::Rendered.note(None),
+        Some(Shortfall::BuiltByScripts) => notes.scripts.note(notes.failure),
+        _ => NO_MAIN_CONTENT.to_owned(),
     }
 }
 
@@ -477,6 +571,11 @@ fn net_error_response(url: &str, e: &farsight_net::Error) -> FetchResponse {
 pub(crate) mod tests {
     use super::*;
 
+    const NEVER: Notes<'static> = Notes {
+        scripts: Scripts::NotAsked,
+        failure: None,
+    };
+
     fn doc(content: &str) -> Document {
         Document {
             title: Some("T".to_owned()),
@@ -561,11 +660,11 @@ pub(crate) mod tests {
         let with = |content: &str, why: Option<Shortfall>| {
             let mut d = doc(content);
             d.shortfall = why;
-            document_response("u".into(), d, &FetchRequest::new("u"), false)
+            document_response("u".into(), d, &FetchRequest::new("u"), false, &NEVER)
         };
         let r = with("", Some(Shortfall::BuiltByScripts));
         assert_eq!(r.status, FetchStatus::Partial);
-        assert_eq!(r.message.as_deref(), Some(BUILT_BY_SCRIPTS));
+        assert_eq!(r.message, Some(Scripts::NotAsked.note(None)));
         for (content, why) in [
             (" ", None),
             ("", Some(Shortfall::NoMainContent)),
@@ -585,7 +684,7 @@ pub(crate) mod tests {
             Some(Shortfall::BuiltByScripts),
         );
         assert_eq!(r.content.as_deref(), Some("Please update your browser."));
-        assert_eq!(r.message.as_deref(), Some(BUILT_BY_SCRIPTS));
+        assert_eq!(r.message, Some(Scripts::NotAsked.note(None)));
         assert_eq!(
             with("A page of content.", None).status,
             FetchStatus::Success
@@ -594,7 +693,7 @@ pub(crate) mod tests {
 
     #[test]
     fn empty_content_of_a_cut_page_is_too_large() {
-        let r = document_response("u".into(), doc(""), &FetchRequest::new("u"), true);
+        let r = document_response("u".into(), doc(""), &FetchRequest::new("u"), true, &NEVER);
         assert_eq!(r.status, FetchStatus::Error);
         assert_eq!(r.error_kind, Some(ErrorKind::TooLarge));
     }
@@ -603,14 +702,20 @@ pub(crate) mod tests {
     fn paywall_is_partial() {
         let mut d = doc("Subscribe to read");
         d.paywalled = true;
-        let r = document_response("u".into(), d, &FetchRequest::new("u"), false);
+        let r = document_response("u".into(), d, &FetchRequest::new("u"), false, &NEVER);
         assert_eq!(r.status, FetchStatus::Partial);
         assert_eq!(r.message.as_deref(), Some(PAYWALLED));
     }
 
     #[test]
     fn a_cut_page_is_marked_truncated_with_a_message() {
-        let r = document_response("u".into(), doc("Some text"), &FetchRequest::new("u"), true);
+        let r = document_response(
+            "u".into(),
+            doc("Some text"),
+            &FetchRequest::new("u"),
+            true,
+            &NEVER,
+        );
         assert_eq!(r.truncated, Some(true));
         assert_eq!(r.next_start_index, None);
         assert!(r.message.unwrap().contains("download limit"));
@@ -638,7 +743,7 @@ pub(crate) mod tests {
         req.selector = Some(".nope".to_owned());
         let mut d = doc("main");
         d.selector_matched = Some(false);
-        let r = document_response("u".into(), d, &req, false);
+        let r = document_response("u".into(), d, &req, false, &NEVER);
         assert_eq!(r.selector_matched, Some(false));
         assert_eq!(r.selector.as_deref(), Some(".nope"));
         assert!(r.message.unwrap().contains("matched nothing"));

@@ -11,6 +11,7 @@ mod focus;
 mod github;
 mod markdown_source;
 mod model;
+mod render_page;
 mod search;
 mod window;
 
@@ -18,6 +19,7 @@ use std::sync::Arc;
 
 use anyhow::Context;
 use farsight_net::{Cache, Fetcher};
+use farsight_render::Renderer;
 
 use crate::config::Config;
 
@@ -27,7 +29,7 @@ pub(crate) use fetch::{html_response, local_document_response};
 pub use fetch_many::{MAX_TOTAL_LENGTH, MAX_URLS};
 pub use model::{
     FetchFormat, FetchLink, FetchManyResponse, FetchMetadata, FetchRequest, FetchResponse,
-    FetchSource, FetchStatus,
+    FetchSource, FetchStatus, RenderMode,
 };
 pub use search::DEFAULT_MAX_CONTENT_TOKENS;
 
@@ -43,6 +45,9 @@ struct Inner {
     cache: Cache,
     /// `None` when `web_fetch` is switched off.
     fetcher: Option<Fetcher>,
+    /// The headless browser behind `render`, sending everything through the
+    /// fetcher's egress; started on first need. `None` with the fetcher.
+    renderer: Option<Renderer>,
     /// `None` when `web_search` is switched off.
     search: Option<search::SearchSetup>,
 }
@@ -66,7 +71,8 @@ impl CallOptions {
 
 impl Service {
     /// Builds the service: opens the cache (memory, then the on-disk store
-    /// under `[cache].dir`) and the page fetcher.
+    /// under `[cache].dir`), the page fetcher and the renderer (which starts
+    /// no browser until a page needs one).
     ///
     /// # Errors
     ///
@@ -105,12 +111,14 @@ impl Service {
         } else {
             None
         };
+        let renderer = fetcher.as_ref().map(|f| render_page::renderer(&config, f));
         let search = search::SearchSetup::from_config(&config, &cache, proxy.as_ref(), &trust)?;
         Ok(Self {
             inner: Arc::new(Inner {
                 config,
                 cache,
                 fetcher,
+                renderer,
                 search,
             }),
         })

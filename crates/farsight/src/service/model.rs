@@ -27,6 +27,31 @@ impl From<FetchFormat> for farsight_extract::Format {
     }
 }
 
+/// When `web_fetch` runs a page's JavaScript in a headless browser.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum RenderMode {
+    /// Only when the page's HTML is an application shell that scripts build
+    /// (and its embedded state does not hold the text).
+    #[default]
+    Auto,
+    /// Never: the page's HTML as it came.
+    Never,
+    /// Every HTML page (robots.txt and the guard still apply).
+    Always,
+}
+
+impl RenderMode {
+    /// The word used in the tool, the CLI and the configuration.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Auto => "auto",
+            Self::Never => "never",
+            Self::Always => "always",
+        }
+    }
+}
+
 fn default_max_length() -> usize {
     10_000
 }
@@ -48,7 +73,7 @@ pub struct FetchRequest {
     /// Absolute http(s) URL.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub url: String,
-    /// Instead of url: up to 10 pages, read in parallel.
+    /// Instead of url: up to 10 pages.
     #[serde(
         default,
         deserialize_with = "lenient::url_list",
@@ -62,7 +87,7 @@ pub struct FetchRequest {
     /// Output format.
     #[serde(default)]
     pub format: FetchFormat,
-    /// Characters per window, per page (pages share 40000).
+    /// Characters per window, per page (40000 in all).
     #[serde(
         default = "default_max_length",
         alias = "max_length",
@@ -80,19 +105,22 @@ pub struct FetchRequest {
         deserialize_with = "lenient::bool"
     )]
     pub include_links: bool,
-    /// Images and their captions.
+    /// Images with captions.
     #[serde(default, alias = "include_images", deserialize_with = "lenient::bool")]
     pub include_images: bool,
     /// A question: only passages that answer it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub focus: Option<String>,
-    /// Add structuredData: JSON-LD (price, dates, authors) and OpenGraph.
+    /// Add JSON-LD and OpenGraph as structuredData.
     #[serde(
         default,
         alias = "include_structured_data",
         deserialize_with = "lenient::bool"
     )]
     pub include_structured_data: bool,
+    /// Run JavaScript (auto: if needed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub render: Option<RenderMode>,
 }
 
 impl FetchRequest {
@@ -109,6 +137,7 @@ impl FetchRequest {
             include_images: false,
             focus: None,
             include_structured_data: false,
+            render: None,
         }
     }
 }
@@ -202,6 +231,11 @@ pub enum FetchSource {
     /// GitHub: the raw file of a `/blob/` page, or a repository's README,
     /// read from raw.githubusercontent.com instead of the page.
     Raw,
+    /// The text a script framework embeds in an application shell for its
+    /// scripts (Next.js, Nuxt, Angular state; JSON-LD `articleBody`), read
+    /// without running them (issue 14).
+    #[serde(rename = "embeddedState")]
+    EmbeddedState,
 }
 
 /// Facts about the page.
@@ -249,14 +283,17 @@ pub struct FetchResponse {
     /// This window of the content, in the requested format.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub content: Option<String>,
-    /// Set when the content is the site's own text rather than extracted
-    /// from the page's HTML: "markdown", "alternate" or "raw".
+    /// Set when the content is not extracted from the page's HTML markup:
+    /// "markdown", "alternate", "raw" or "embeddedState".
     #[serde(default, skip_serializing_if = "Option::is_none")]
     // A string in the output schema: the three values listed cost
     // `tools/list` a dozen tokens in every session, and the word itself says
     // what it means (the README lists them).
     #[schemars(with = "Option<String>")]
     pub source: Option<FetchSource>,
+    /// The page was rendered: its JavaScript ran in a headless browser.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rendered: Option<bool>,
     /// Characters in the whole extracted content (all windows together).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub content_length: Option<usize>,

@@ -16,6 +16,7 @@ mod mcp_http;
 mod mcp_schemas;
 mod mcp_stdio;
 mod proxy;
+mod render;
 mod search;
 mod search_support;
 mod search_surfaces;

@@ -78,7 +78,8 @@ async fn brave() -> MockServer {
     server
 }
 
-/// Pages on 127.0.0.1 reachable, a small download cap, Brave alone.
+/// Pages on 127.0.0.1 reachable, a small download cap, Brave alone, and no
+/// browser (the same answers whether Chromium is installed or not).
 fn write_config(dir: &Path, brave: &str) -> std::path::PathBuf {
     let file = dir.join("farsight.toml");
     std::fs::write(
@@ -86,8 +87,10 @@ fn write_config(dir: &Path, brave: &str) -> std::path::PathBuf {
         format!(
             "[fetch]\nallow_hosts = [\"127.0.0.1\"]\ntimeout_seconds = 10\nmax_bytes = 100000\n\n\
              [cache]\ndir = {:?}\n\n[search]\nprovider = \"brave\"\nfallbacks = []\n\n\
+             [render]\nbrowser_path = {:?}\n\n\
              [providers.brave]\napi_key = \"test\"\nbase_url = {brave:?}\n",
-            dir.join("cache").display().to_string()
+            dir.join("cache").display().to_string(),
+            crate::render::NO_BROWSER,
         ),
     )
     .unwrap();
@@ -257,6 +260,24 @@ async fn schemas_are_standard_and_every_answer_validates() {
             json!({"url": pages.url("/app")}),
             false,
             "partial",
+        ),
+        (
+            "web_fetch",
+            json!({"url": pages.url("/app"), "render": "never"}),
+            false,
+            "partial",
+        ),
+        (
+            "web_fetch",
+            json!({"url": pages.url("/short"), "render": "always"}),
+            true,
+            "notConfigured",
+        ),
+        (
+            "web_fetch",
+            json!({"url": pages.url("/short"), "render": "sometimes"}),
+            true,
+            "invalidArgument",
         ),
         ("web_fetch", json!({"url": "not a url"}), true, "invalidUrl"),
         (
