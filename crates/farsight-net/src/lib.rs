@@ -21,6 +21,10 @@
 //!   under the namespace `"page"` keyed by [`normalize_url`], and other crates
 //!   can use other namespaces. [`Cache::info_at`] and [`Cache::clear_at`]
 //!   report and empty the file.
+//! - [`Fetcher::browser_proxy`] starts the egress of farsight's own headless
+//!   browser: a forward proxy on loopback ([`BrowserProxy`], HTTP and
+//!   CONNECT, per-run [`ProxyCredentials`]) whose every request meets the
+//!   same guard, within [`ProxyLimits`].
 //! - [`api_client`] builds the plain client for search provider APIs.
 //! - [`normalize_domain`] and [`domain_matches`] say what a configured domain
 //!   entry means and whether a host is in it (the blocklist here, the search
@@ -58,12 +62,14 @@
 
 mod api_client;
 mod base64_bytes;
+mod browser_proxy;
 mod cache;
 mod cache_error;
 mod cache_store;
 mod charset;
 mod content_type;
 mod domain;
+mod egress;
 mod error;
 mod fetcher;
 mod guard;
@@ -71,12 +77,15 @@ mod inflate;
 mod normalize;
 mod page;
 mod page_entry;
+mod proxy_auth;
+mod proxy_budget;
 mod resolver;
 mod robots;
 mod status;
 mod tls;
 
 pub use api_client::api_client;
+pub use browser_proxy::{BrowserProxy, REFUSED_HEADER};
 pub use cache::Cache;
 pub use cache_error::{CacheError, CacheErrorKind};
 pub use cache_store::{CacheInfo, Cleared, NamespaceInfo};
@@ -85,6 +94,8 @@ pub use error::{Error, ErrorKind};
 pub use fetcher::{DEFAULT_USER_AGENT, Fetcher, FetcherBuilder, PAGE_ACCEPT};
 pub use normalize::normalize_url;
 pub use page::{FetchOptions, Page, PageKind};
+pub use proxy_auth::ProxyCredentials;
+pub use proxy_budget::{ProxyLimits, ProxyStats, Refusal};
 pub use resolver::unresolved_host;
 pub use status::parse_retry_after;
 

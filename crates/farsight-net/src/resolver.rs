@@ -34,7 +34,7 @@ impl std::error::Error for Refused {}
 /// A name the resolver found no address for: it does not exist, or no DNS
 /// server answered (offline). Carried through reqwest's error chain.
 #[derive(Debug)]
-struct NoDnsAnswer {
+pub(crate) struct NoDnsAnswer {
     host: String,
 }
 
@@ -64,7 +64,7 @@ pub fn unresolved_host<'a>(error: &'a (dyn std::error::Error + 'static)) -> Opti
 /// ("failed to lookup address information: Name or service not known", or
 /// "Temporary failure in name resolution" when offline) says the same in
 /// words a person does not need; it goes to the debug log.
-async fn lookup(host: &str) -> Result<Vec<SocketAddr>, NoDnsAnswer> {
+pub(crate) async fn lookup(host: &str) -> Result<Vec<SocketAddr>, NoDnsAnswer> {
     // Port 0: reqwest puts the URL's port in afterwards.
     match tokio::net::lookup_host((host, 0)).await {
         Ok(addrs) => {

@@ -2,6 +2,7 @@
 //! it only through `allow_hosts`; nothing here touches the internet.
 
 mod api_client;
+mod browser_proxy;
 mod cache;
 mod cache_policy;
 mod charset;
