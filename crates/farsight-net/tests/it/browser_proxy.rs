@@ -45,9 +45,15 @@ async fn proxy(limits: ProxyLimits) -> BrowserProxy {
         .unwrap()
 }
 
+/// A client of the proxy; plain HTTP only, but reqwest wants a TLS provider.
+fn builder() -> reqwest::ClientBuilder {
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    reqwest::Client::builder()
+}
+
 fn client(proxy: &BrowserProxy) -> reqwest::Client {
     let c = proxy.credentials();
-    reqwest::Client::builder()
+    builder()
         .proxy(
             reqwest::Proxy::all(proxy.server())
                 .unwrap()
@@ -142,13 +148,21 @@ async fn refused_targets_never_see_a_connection() {
         .iter()
         .any(|a| farsight_net::Fetcher::builder().build().unwrap().check_url(&format!("http://{}/", a.ip())).is_err());
     if !hostname.is_empty() && inward {
-        let (status, _) = connect(&proxy, &format!("{hostname}:{port}"), Some(&auth)).await;
+        // Port 443: past the port rule, refused by the address it resolves to.
+        let (status, _) = connect(&proxy, &format!("{hostname}:443"), Some(&auth)).await;
         assert!(status.contains(" 403"), "{hostname}: {status}");
+        let resp = client
+            .get(format!("http://{hostname}:{port}/"))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(resp.status(), 403, "{hostname}");
         let refusals = proxy.refusals();
-        assert!(
-            refusals.iter().any(|r| r.host == hostname && r.message.contains("resolves to")),
-            "{refusals:?}"
-        );
+        let by_dns = refusals
+            .iter()
+            .filter(|r| r.host == hostname && r.message.contains("resolves to"))
+            .count();
+        assert_eq!(by_dns, 2, "{refusals:?}");
     } else {
         eprintln!("skipped the DNS case: the host name {hostname:?} does not resolve inward here");
     }
@@ -163,7 +177,7 @@ async fn refused_targets_never_see_a_connection() {
 async fn missing_or_wrong_credentials_get_407() {
     let port = page_server().await;
     let proxy = proxy(ProxyLimits::default()).await;
-    let anonymous = reqwest::Client::builder()
+    let anonymous = builder()
         .proxy(reqwest::Proxy::all(proxy.server()).unwrap())
         .build()
         .unwrap();
