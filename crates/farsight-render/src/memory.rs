@@ -1,10 +1,12 @@
-//! The browser's memory as the system sees it: the resident set of the
+//! The browser's memory as the system sees it: the proportional set size
+//! (PSS: shared pages split between the processes sharing them, so the sum
+//! is not inflated by the libraries every Chromium process maps) of the
 //! browser process and all its descendants (renderers, GPU, utilities),
 //! read from `/proc`. Linux only; elsewhere nothing is measured.
 
 use std::collections::HashMap;
 
-/// The summed resident memory, in bytes, of `root` and every process below
+/// The summed memory (PSS, else RSS), in bytes, of `root` and every process below
 /// it, or `None` when `/proc` cannot be read.
 pub(crate) fn tree_rss_bytes(root: u32) -> Option<u64> {
     let entries = std::fs::read_dir("/proc").ok()?;
@@ -56,8 +58,14 @@ fn parent_of(pid: u32) -> Option<u32> {
 }
 
 fn rss_of(pid: u32) -> Option<u64> {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+    kb_field(&format!("/proc/{pid}/smaps_rollup"), "Pss:")
+        .or_else(|| kb_field(&format!("/proc/{pid}/status"), "VmRSS:"))
+}
+
+/// A `Name:   123 kB` line of a `/proc` file, in bytes.
+fn kb_field(path: &str, name: &str) -> Option<u64> {
+    let text = std::fs::read_to_string(path).ok()?;
+    let line = text.lines().find(|l| l.starts_with(name))?;
     let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kb * 1024)
 }

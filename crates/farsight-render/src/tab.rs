@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 use chromiumoxide::Page;
-use chromiumoxide::cdp::browser_protocol::inspector::EventTargetCrashed;
+use chromiumoxide::cdp::browser_protocol::inspector::{self, EventTargetCrashed};
 use chromiumoxide::cdp::browser_protocol::network::{
     EventLoadingFailed, EventLoadingFinished, EventRequestWillBeSent, EventResponseReceived,
     ResourceType,
@@ -120,6 +120,10 @@ async fn drive(
     let mut responses = page.event_listener::<EventResponseReceived>().await.map_err(&listen)?;
     let mut navigated = page.event_listener::<EventFrameNavigated>().await.map_err(&listen)?;
     let mut crashed = page.event_listener::<EventTargetCrashed>().await.map_err(listen)?;
+    // Crashes (a page past its heap cap) are reported by this domain only.
+    page.execute(inspector::EnableParams::default())
+        .await
+        .map_err(cdp("preparing the tab"))?;
 
     let navigation = match tokio::time::timeout_at(deadline, page.execute(NavigateParams::new(url))).await {
         Ok(Ok(nav)) => nav.result,
