@@ -91,14 +91,20 @@ mod tests {
     #[test]
     fn only_the_exact_credentials_pass() {
         let c = ProxyCredentials::random().unwrap();
-        let good = base64::engine::general_purpose::STANDARD
-            .encode(format!("{}:{}", c.username(), c.password()));
+        let good = base64::engine::general_purpose::STANDARD.encode(format!(
+            "{}:{}",
+            c.username(),
+            c.password()
+        ));
         assert!(c.accepts(Some(format!("Basic {good}").as_bytes())));
         assert!(!c.accepts(None));
         assert!(!c.accepts(Some(b"Basic")));
         assert!(!c.accepts(Some(b"Bearer abc")));
-        let wrong = base64::engine::general_purpose::STANDARD
-            .encode(format!("{}:{}x", c.username(), c.password()));
+        let wrong = base64::engine::general_purpose::STANDARD.encode(format!(
+            "{}:{}x",
+            c.username(),
+            c.password()
+        ));
         assert!(!c.accepts(Some(format!("Basic {wrong}").as_bytes())));
         assert_ne!(c, ProxyCredentials::random().unwrap());
         assert_eq!(format!("{c:?}"), "ProxyCredentials(..)");

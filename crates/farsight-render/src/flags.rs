@@ -85,12 +85,12 @@ pub(crate) fn config(
         .arg(("host-resolver-rules", "MAP * ~NOTFOUND , EXCLUDE 127.0.0.1"))
         // WebRTC only over the proxy (which carries no UDP): no STUN, no
         // local addresses leaked.
-        .arg((
-            "force-webrtc-ip-handling-policy",
-            "disable_non_proxied_udp",
-        ))
+        .arg(("force-webrtc-ip-handling-policy", "disable_non_proxied_udp"))
         .arg(("webrtc-ip-handling-policy", "disable_non_proxied_udp"))
-        .arg(("js-flags", format!("--max-old-space-size={JS_HEAP_MB}").as_str()))
+        .arg((
+            "js-flags",
+            format!("--max-old-space-size={JS_HEAP_MB}").as_str(),
+        ))
         .arg(("disable-features", DISABLED_FEATURES.join(",").as_str()))
         .arg(("password-store", "basic"))
         .arg(("lang", "en-US"))

@@ -50,7 +50,9 @@ impl Instance {
                 credentials.clone(),
             )
             .await
-            .map_err(|e| RenderError::browser(format!("the browser's egress did not start: {e}")))?;
+            .map_err(|e| {
+                RenderError::browser(format!("the browser's egress did not start: {e}"))
+            })?;
         let profile = tempfile::Builder::new()
             .prefix("farsight-chromium-")
             .tempdir()
@@ -74,9 +76,7 @@ impl Instance {
                 )));
             }
         };
-        let pid = browser
-            .get_mut_child()
-            .and_then(|c| c.as_mut_inner().id());
+        let pid = browser.get_mut_child().and_then(|c| c.as_mut_inner().id());
         let connected = Arc::new(AtomicBool::new(true));
         let flag = Arc::clone(&connected);
         // chromiumoxide's protocol loop: it must be polled for anything to

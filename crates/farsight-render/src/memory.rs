@@ -12,7 +12,11 @@ pub(crate) fn tree_rss_bytes(root: u32) -> Option<u64> {
     let entries = std::fs::read_dir("/proc").ok()?;
     let mut children: HashMap<u32, Vec<u32>> = HashMap::new();
     for entry in entries.flatten() {
-        let Some(pid) = entry.file_name().to_str().and_then(|s| s.parse::<u32>().ok()) else {
+        let Some(pid) = entry
+            .file_name()
+            .to_str()
+            .and_then(|s| s.parse::<u32>().ok())
+        else {
             continue;
         };
         if let Some(ppid) = parent_of(pid) {

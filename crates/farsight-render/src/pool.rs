@@ -142,7 +142,9 @@ async fn idle_watch(pool: Weak<Pool>, instance: Weak<Instance>) {
         drop(p);
         tokio::time::sleep(check).await;
         let Some(p) = pool.upgrade() else { return };
-        let Some(watched) = instance.upgrade() else { return };
+        let Some(watched) = instance.upgrade() else {
+            return;
+        };
         let since = p.last_used.lock().map(|t| t.elapsed()).unwrap_or_default();
         if p.active.load(Ordering::SeqCst) > 0 || since < idle {
             continue;
@@ -156,7 +158,10 @@ async fn idle_watch(pool: Weak<Pool>, instance: Weak<Instance>) {
             let taken = current.take();
             drop(current);
             if let Some(instance) = taken {
-                tracing::debug!("the browser was idle for {} s; shutting it down", idle.as_secs());
+                tracing::debug!(
+                    "the browser was idle for {} s; shutting it down",
+                    idle.as_secs()
+                );
                 instance.shutdown().await;
             }
         }

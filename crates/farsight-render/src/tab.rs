@@ -20,11 +20,11 @@ use farsight_net::{BrowserProxy, ErrorKind, Fetcher, ProxyLimits, REFUSED_HEADER
 use futures_util::StreamExt as _;
 use tokio::time::Instant;
 
+use crate::PageBounds;
 use crate::error::{RenderError, cdp};
 use crate::flags::PROXY_BYPASS;
 use crate::instance::Instance;
 use crate::settle::{MUTATION_COUNTER, POLL, READ_STATE, Settle};
-use crate::PageBounds;
 
 /// Main-frame navigations one page may make (its own load, a script
 /// redirect or two); past this it loops on `location` and is stopped.
@@ -110,30 +110,51 @@ async fn drive(
     deadline: Instant,
     limits: PageBounds,
 ) -> Result<crate::Rendered, RenderError> {
-    page.execute(AddScriptToEvaluateOnNewDocumentParams::new(MUTATION_COUNTER))
-        .await
-        .map_err(cdp("preparing the tab"))?;
+    page.execute(AddScriptToEvaluateOnNewDocumentParams::new(
+        MUTATION_COUNTER,
+    ))
+    .await
+    .map_err(cdp("preparing the tab"))?;
     let listen = cdp("listening to the tab");
-    let mut started = page.event_listener::<EventRequestWillBeSent>().await.map_err(&listen)?;
-    let mut finished = page.event_listener::<EventLoadingFinished>().await.map_err(&listen)?;
-    let mut failed = page.event_listener::<EventLoadingFailed>().await.map_err(&listen)?;
-    let mut responses = page.event_listener::<EventResponseReceived>().await.map_err(&listen)?;
-    let mut navigated = page.event_listener::<EventFrameNavigated>().await.map_err(&listen)?;
-    let mut crashed = page.event_listener::<EventTargetCrashed>().await.map_err(listen)?;
+    let mut started = page
+        .event_listener::<EventRequestWillBeSent>()
+        .await
+        .map_err(&listen)?;
+    let mut finished = page
+        .event_listener::<EventLoadingFinished>()
+        .await
+        .map_err(&listen)?;
+    let mut failed = page
+        .event_listener::<EventLoadingFailed>()
+        .await
+        .map_err(&listen)?;
+    let mut responses = page
+        .event_listener::<EventResponseReceived>()
+        .await
+        .map_err(&listen)?;
+    let mut navigated = page
+        .event_listener::<EventFrameNavigated>()
+        .await
+        .map_err(&listen)?;
+    let mut crashed = page
+        .event_listener::<EventTargetCrashed>()
+        .await
+        .map_err(listen)?;
     // Crashes (a page past its heap cap) are reported by this domain only.
     page.execute(inspector::EnableParams::default())
         .await
         .map_err(cdp("preparing the tab"))?;
 
-    let navigation = match tokio::time::timeout_at(deadline, page.execute(NavigateParams::new(url))).await {
-        Ok(Ok(nav)) => nav.result,
-        Ok(Err(e)) => return Err(cdp("loading the page")(e)),
-        Err(_) => {
-            return Err(RenderError::timeout(
-                "the page's main document did not arrive in time",
-            ));
-        }
-    };
+    let navigation =
+        match tokio::time::timeout_at(deadline, page.execute(NavigateParams::new(url))).await {
+            Ok(Ok(nav)) => nav.result,
+            Ok(Err(e)) => return Err(cdp("loading the page")(e)),
+            Err(_) => {
+                return Err(RenderError::timeout(
+                    "the page's main document did not arrive in time",
+                ));
+            }
+        };
     if let Some(text) = navigation.error_text {
         return Err(failed_navigation(&text, proxy, url));
     }
@@ -182,7 +203,7 @@ async fn drive(
                     settle.dom_read(mutations, &ready, now);
                 }
                 // /proc is read every half second, not every tick.
-                if ticks % 5 == 0
+                if ticks.is_multiple_of(5)
                     && let Some(rss) = instance.memory()
                     && rss > limits.max_browser_memory
                 {
@@ -212,7 +233,11 @@ async fn drive(
     let html = match tokio::time::timeout(GRACE, page.content()).await {
         Ok(Ok(html)) => html,
         Ok(Err(e)) => return Err(cdp("reading the page's DOM")(e)),
-        Err(_) => return Err(RenderError::timeout("the page's DOM could not be read in time")),
+        Err(_) => {
+            return Err(RenderError::timeout(
+                "the page's DOM could not be read in time",
+            ));
+        }
     };
     let final_url = match tokio::time::timeout(GRACE, page.url()).await {
         Ok(Ok(Some(u))) => u,
@@ -261,5 +286,7 @@ fn blocked_by_egress(proxy: &BrowserProxy, url: &str) -> RenderError {
             || "a request the page needed".to_owned(),
             |r| r.message.clone(),
         );
-    RenderError::blocked(format!("the page was refused by farsight's egress: {reason}"))
+    RenderError::blocked(format!(
+        "the page was refused by farsight's egress: {reason}"
+    ))
 }

@@ -199,11 +199,21 @@ async fn content_written_by_scripts_comes_back() {
     let site = site(inward.addr.port()).await;
     let started = std::time::Instant::now();
     let page = r
-        .render(&format!("{}script-written", site.base), Duration::from_secs(20))
+        .render(
+            &format!("{}script-written", site.base),
+            Duration::from_secs(20),
+        )
         .await
         .unwrap();
-    eprintln!("rendered a local page in {} ms", started.elapsed().as_millis());
-    assert!(page.html.contains("written by a script after load"), "{}", page.html);
+    eprintln!(
+        "rendered a local page in {} ms",
+        started.elapsed().as_millis()
+    );
+    assert!(
+        page.html.contains("written by a script after load"),
+        "{}",
+        page.html
+    );
     assert!(page.settled);
     assert!(page.url.ends_with("/p/script-written"), "{}", page.url);
 
@@ -211,7 +221,11 @@ async fn content_written_by_scripts_comes_back() {
         .render(&format!("{}from-json", site.base), Duration::from_secs(20))
         .await
         .unwrap();
-    assert!(page.html.contains("fetched from the JSON endpoint"), "{}", page.html);
+    assert!(
+        page.html.contains("fetched from the JSON endpoint"),
+        "{}",
+        page.html
+    );
     assert_eq!(site.hits.count("data.json"), 1);
     if let Some(rss) = r.browser_memory().await {
         eprintln!("browser memory after two pages: {} MB", rss / (1024 * 1024));
@@ -229,16 +243,26 @@ async fn what_the_egress_refuses_never_sees_a_connection() {
         .await
         .unwrap();
     assert!(page.html.contains("escape page done"), "{}", page.html);
-    assert_eq!(site.hits.count("redirect-inward"), 1, "the redirect was followed up to the egress");
+    assert_eq!(
+        site.hits.count("redirect-inward"),
+        1,
+        "the redirect was followed up to the egress"
+    );
 
     // The main document itself: inward as written, and through a redirect.
     let err = r
-        .render(&format!("http://127.0.0.1:{}/", inward.addr.port()), Duration::from_secs(20))
+        .render(
+            &format!("http://127.0.0.1:{}/", inward.addr.port()),
+            Duration::from_secs(20),
+        )
         .await
         .unwrap_err();
     assert_eq!(err.kind, RenderErrorKind::Blocked, "{err}");
     let err = r
-        .render(&format!("{}redirect-inward", site.base), Duration::from_secs(20))
+        .render(
+            &format!("{}redirect-inward", site.base),
+            Duration::from_secs(20),
+        )
         .await
         .unwrap_err();
     assert_eq!(err.kind, RenderErrorKind::Blocked, "{err}");
@@ -253,7 +277,10 @@ async fn what_the_egress_refuses_never_sees_a_connection() {
         .render(&format!("{}escape", site.base), Duration::from_secs(20))
         .await
         .unwrap();
-    assert!(inward.count() > 0, "the control page never reached the listener");
+    assert!(
+        inward.count() > 0,
+        "the control page never reached the listener"
+    );
     allowed.shutdown().await;
 }
 
@@ -268,7 +295,13 @@ async fn images_media_fonts_and_popups_are_not_fetched() {
         .unwrap();
     assert!(page.html.contains("app ran"), "{}", page.html);
     assert_eq!(site.hits.count("app.js"), 1, "scripts are fetched");
-    for path in ["picture.png", "movie.mp4", "font.woff2", "preload.woff2", "popup"] {
+    for path in [
+        "picture.png",
+        "movie.mp4",
+        "font.woff2",
+        "preload.woff2",
+        "popup",
+    ] {
         assert_eq!(site.hits.count(path), 0, "{path} was requested");
     }
     r.shutdown().await;
@@ -280,7 +313,10 @@ async fn a_page_that_never_settles_is_taken_at_its_bound() {
     let inward = Counting::start().await;
     let site = site(inward.addr.port()).await;
     let page = r
-        .render(&format!("{}never-settles", site.base), Duration::from_secs(3))
+        .render(
+            &format!("{}never-settles", site.base),
+            Duration::from_secs(3),
+        )
         .await
         .unwrap();
     assert!(!page.settled);
@@ -320,10 +356,16 @@ async fn a_browser_killed_mid_page_is_restarted_on_the_next() {
         .unwrap();
     assert!(killed.success());
     let first = busy.await.unwrap();
-    assert!(first.is_err() || !first.as_ref().unwrap().settled, "{first:?}");
+    assert!(
+        first.is_err() || !first.as_ref().unwrap().settled,
+        "{first:?}"
+    );
 
     let page = r
-        .render(&format!("{}script-written", site.base), Duration::from_secs(20))
+        .render(
+            &format!("{}script-written", site.base),
+            Duration::from_secs(20),
+        )
         .await
         .unwrap();
     assert!(page.html.contains("written by a script after load"));
@@ -358,7 +400,10 @@ async fn a_page_allocating_without_end_is_stopped_and_memory_stays_bounded() {
     let peak_mb = peak.load(Ordering::SeqCst) / (1024 * 1024);
     eprintln!(
         "allocating page: {:?}; browser peak memory {peak_mb} MB",
-        result.as_ref().map(|p| p.settled).map_err(|e| e.message.clone()),
+        result
+            .as_ref()
+            .map(|p| p.settled)
+            .map_err(|e| e.message.clone()),
     );
     match &result {
         Ok(page) => assert!(!page.settled, "an allocating page cannot settle"),
@@ -370,7 +415,10 @@ async fn a_page_allocating_without_end_is_stopped_and_memory_stays_bounded() {
     assert!(peak_mb < 3 * 1024, "{peak_mb} MB");
     // The browser still renders after it.
     let page = r
-        .render(&format!("{}script-written", site.base), Duration::from_secs(20))
+        .render(
+            &format!("{}script-written", site.base),
+            Duration::from_secs(20),
+        )
         .await
         .unwrap();
     assert!(page.settled);

@@ -19,7 +19,9 @@ async fn page_server() -> u16 {
     let app = Router::new()
         .route(
             "/page",
-            axum::routing::get(|| async { axum::response::Html("<p>hello through the egress</p>") }),
+            axum::routing::get(|| async {
+                axum::response::Html("<p>hello through the egress</p>")
+            }),
         )
         .route("/big", axum::routing::get(move || async move { big }));
     let listener = TcpListener::bind("127.0.0.2:0").await.unwrap();
@@ -64,8 +66,11 @@ fn client(proxy: &BrowserProxy) -> reqwest::Client {
 }
 
 fn basic(c: &ProxyCredentials) -> String {
-    let token =
-        base64::engine::general_purpose::STANDARD.encode(format!("{}:{}", c.username(), c.password()));
+    let token = base64::engine::general_purpose::STANDARD.encode(format!(
+        "{}:{}",
+        c.username(),
+        c.password()
+    ));
     format!("Basic {token}")
 }
 
@@ -144,9 +149,13 @@ async fn refused_targets_never_see_a_connection() {
     }
     // A name that DNS (here /etc/hosts) maps inward is refused by address.
     let (hostname, resolved) = local_hostname().await;
-    let inward = resolved
-        .iter()
-        .any(|a| farsight_net::Fetcher::builder().build().unwrap().check_url(&format!("http://{}/", a.ip())).is_err());
+    let inward = resolved.iter().any(|a| {
+        farsight_net::Fetcher::builder()
+            .build()
+            .unwrap()
+            .check_url(&format!("http://{}/", a.ip()))
+            .is_err()
+    });
     if !hostname.is_empty() && inward {
         // Port 443: past the port rule, refused by the address it resolves to.
         let (status, _) = connect(&proxy, &format!("{hostname}:443"), Some(&auth)).await;
@@ -219,7 +228,10 @@ async fn the_byte_cap_stops_a_large_body() {
         .bytes()
         .await;
     // The body is cut: the read fails or comes back short.
-    assert!(got.as_ref().map_or(true, |b| b.len() < 2 * 1024 * 1024), "{got:?}");
+    assert!(
+        got.as_ref().map_or(true, |b| b.len() < 2 * 1024 * 1024),
+        "{got:?}"
+    );
     assert!(proxy.stats().over_budget);
 
     // Through a tunnel too: the counted bytes stop the copy.
