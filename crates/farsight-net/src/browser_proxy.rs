@@ -219,7 +219,7 @@ async fn handle(
         .get(header::PROXY_AUTHORIZATION)
         .map(HeaderValue::as_bytes);
     if !state.credentials.accepts(auth) {
-        state.budget.refuse(None);
+        state.budget.unauthenticated();
         let mut resp = text(
             StatusCode::PROXY_AUTHENTICATION_REQUIRED,
             "proxy credentials required",
@@ -400,10 +400,10 @@ fn end_to_end(mut headers: HeaderMap) -> HeaderMap {
 /// Counts and logs a refusal (host only) and answers 403 with the marker
 /// header.
 fn refused(state: &State, host: &str, e: &Error) -> Response<ProxyBody> {
-    state.budget.refuse(Some(Refusal {
+    state.budget.refuse(Refusal {
         host: host.to_owned(),
         message: e.message().to_owned(),
-    }));
+    });
     let mut resp = text(
         StatusCode::FORBIDDEN,
         &format!("refused by farsight's egress: {}", e.message()),

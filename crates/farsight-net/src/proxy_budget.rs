@@ -42,8 +42,11 @@ pub struct ProxyStats {
     pub bytes: u64,
     /// Client connections accepted.
     pub connections: u64,
-    /// Requests refused: by the guard, the port rule, or without credentials.
+    /// Requests refused by the guard or the port rule.
     pub refused: u64,
+    /// Requests without the proxy's credentials (a browser's first request
+    /// to a proxy always is one: it sends them only when challenged).
+    pub unauthenticated: u64,
     /// Whether the byte cap was reached (something was cut).
     pub over_budget: bool,
 }
@@ -68,6 +71,7 @@ pub(crate) struct Budget {
     bytes: AtomicU64,
     connections: AtomicU64,
     refused: AtomicU64,
+    unauthenticated: AtomicU64,
     over: AtomicBool,
     refusals: Mutex<Vec<Refusal>>,
 }
@@ -101,17 +105,20 @@ impl Budget {
         self.connections.fetch_add(1, Ordering::Relaxed);
     }
 
-    /// Counts a refusal; the guard's ones are kept with their host.
-    pub(crate) fn refuse(&self, refusal: Option<Refusal>) {
+    /// Counts a refusal, and keeps the first few with their host.
+    pub(crate) fn refuse(&self, r: Refusal) {
         self.refused.fetch_add(1, Ordering::Relaxed);
-        if let Some(r) = refusal {
-            tracing::debug!(host = %r.host, "browser egress refused: {}", r.message);
-            if let Ok(mut kept) = self.refusals.lock()
-                && kept.len() < KEPT_REFUSALS
-            {
-                kept.push(r);
-            }
+        tracing::debug!(host = %r.host, "browser egress refused: {}", r.message);
+        if let Ok(mut kept) = self.refusals.lock()
+            && kept.len() < KEPT_REFUSALS
+        {
+            kept.push(r);
         }
+    }
+
+    /// Counts a request without the credentials.
+    pub(crate) fn unauthenticated(&self) {
+        self.unauthenticated.fetch_add(1, Ordering::Relaxed);
     }
 
     pub(crate) fn stats(&self) -> ProxyStats {
@@ -119,6 +126,7 @@ impl Budget {
             bytes: self.bytes.load(Ordering::Relaxed),
             connections: self.connections.load(Ordering::Relaxed),
             refused: self.refused.load(Ordering::Relaxed),
+            unauthenticated: self.unauthenticated.load(Ordering::Relaxed),
             over_budget: self.over.load(Ordering::Relaxed),
         }
     }
@@ -206,12 +214,13 @@ mod tests {
         assert_eq!(b.left(), 0);
         assert!(!b.take(1));
         assert!(b.stats().over_budget);
-        b.refuse(Some(Refusal {
+        b.refuse(Refusal {
             host: "10.0.0.1".into(),
             message: "private".into(),
-        }));
-        b.refuse(None);
-        assert_eq!(b.stats().refused, 2);
+        });
+        b.unauthenticated();
+        assert_eq!(b.stats().refused, 1);
+        assert_eq!(b.stats().unauthenticated, 1);
         assert_eq!(b.refusals().len(), 1);
     }
 }

@@ -4,13 +4,20 @@
 //! the network side is the DevTools request events. Pure bookkeeping here,
 //! so the rule is tested without a browser.
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 use std::time::Duration;
 
 use tokio::time::Instant;
 
 /// How long both the network and the DOM must be still.
 pub(crate) const QUIET: Duration = Duration::from_millis(500);
+
+/// How long a request that has its response may stay unfinished before it
+/// stops holding the page up. Chromium does not always report the end of a
+/// request whose response arrived (seen with documents and refused
+/// scripts); a body still streaming this long after its headers is a
+/// stream (server-sent events, long polling), not part of the page.
+pub(crate) const RESPONDED_GRACE: Duration = Duration::from_secs(2);
 
 /// How often the DOM counter is read.
 pub(crate) const POLL: Duration = Duration::from_millis(100);
@@ -41,7 +48,9 @@ pub(crate) const READ_STATE: &str =
 /// The settle rule's state.
 #[derive(Debug)]
 pub(crate) struct Settle {
-    in_flight: HashSet<String>,
+    /// Request id to what it asked for (kept for the debug log) and when
+    /// its response arrived.
+    in_flight: HashMap<String, (String, Option<Instant>)>,
     last_network: Instant,
     last_dom: Instant,
     mutations: u64,
@@ -51,7 +60,7 @@ pub(crate) struct Settle {
 impl Settle {
     pub(crate) fn new(now: Instant) -> Self {
         Self {
-            in_flight: HashSet::new(),
+            in_flight: HashMap::new(),
             last_network: now,
             last_dom: now,
             mutations: 0,
@@ -59,9 +68,27 @@ impl Settle {
         }
     }
 
-    pub(crate) fn request_started(&mut self, id: &str, now: Instant) {
-        self.in_flight.insert(id.to_owned());
+    pub(crate) fn request_started(&mut self, id: &str, what: &str, now: Instant) {
+        self.in_flight
+            .insert(id.to_owned(), (what.to_owned(), None));
         self.last_network = now;
+    }
+
+    pub(crate) fn response_arrived(&mut self, id: &str, now: Instant) {
+        if let Some((_, responded)) = self.in_flight.get_mut(id) {
+            *responded = Some(now);
+        }
+        self.last_network = now;
+    }
+
+    /// Requests that still hold the page up.
+    fn pending(&self, now: Instant) -> impl Iterator<Item = &str> {
+        self.in_flight
+            .values()
+            .filter(move |(_, responded)| {
+                responded.is_none_or(|t| now.duration_since(t) < RESPONDED_GRACE)
+            })
+            .map(|(what, _)| what.as_str())
     }
 
     pub(crate) fn request_ended(&mut self, id: &str, now: Instant) {
@@ -85,9 +112,20 @@ impl Settle {
         self.loaded = false;
     }
 
+    /// Why the page is not settled, for the debug log at the bound.
+    pub(crate) fn describe(&self, now: Instant) -> String {
+        format!(
+            "loaded: {}, requests in flight: {:?}, network still for {} ms, DOM still for {} ms",
+            self.loaded,
+            self.pending(now).collect::<Vec<_>>(),
+            now.duration_since(self.last_network).as_millis(),
+            now.duration_since(self.last_dom).as_millis()
+        )
+    }
+
     pub(crate) fn settled(&self, now: Instant) -> bool {
         self.loaded
-            && self.in_flight.is_empty()
+            && self.pending(now).next().is_none()
             && now.duration_since(self.last_network) >= QUIET
             && now.duration_since(self.last_dom) >= QUIET
     }
@@ -105,7 +143,7 @@ mod tests {
         s.dom_read(3, "interactive", later(100));
         assert!(!s.settled(later(2000)), "not loaded yet");
         s.dom_read(3, "complete", later(200));
-        s.request_started("1", later(300));
+        s.request_started("1", "/x", later(300));
         assert!(!s.settled(later(2000)), "a request is in flight");
         s.request_ended("1", later(400));
         assert!(!s.settled(later(800)), "the network was busy 400 ms ago");
@@ -113,6 +151,13 @@ mod tests {
         s.dom_read(9, "complete", later(1000));
         assert!(!s.settled(later(1400)), "the DOM changed 400 ms ago");
         assert!(s.settled(later(1500)));
+        s.request_started("2", "/stream", later(1600));
+        s.response_arrived("2", later(1700));
+        assert!(!s.settled(later(3000)), "a response arrived 1.3 s ago");
+        assert!(
+            s.settled(later(3800)),
+            "a responded request holds up to its grace"
+        );
         s.navigated(later(1600));
         assert!(!s.settled(later(5000)), "a new document is not loaded");
     }

@@ -11,7 +11,8 @@ use chromiumoxide::cdp::browser_protocol::network::{
     ResourceType,
 };
 use chromiumoxide::cdp::browser_protocol::page::{
-    AddScriptToEvaluateOnNewDocumentParams, EventFrameNavigated, NavigateParams, StopLoadingParams,
+    AddScriptToEvaluateOnNewDocumentParams, EventFrameNavigated, FrameId, NavigateParams,
+    StopLoadingParams,
 };
 use chromiumoxide::cdp::browser_protocol::target::{
     CreateBrowserContextParams, CreateTargetParams,
@@ -82,18 +83,32 @@ pub(crate) async fn render(
             }
         }
     };
-    let result = drive(&page, &proxy, instance, url, deadline, limits).await;
-    let _ = tokio::time::timeout(GRACE, page.close()).await;
-    let browser = instance.browser.read().await;
-    let _ = tokio::time::timeout(GRACE, browser.dispose_browser_context(context)).await;
+    // A browser that dies mid-page answers nothing more: stop waiting then.
+    let result = tokio::select! {
+        r = drive(&page, &proxy, instance, url, deadline, limits) => r,
+        () = died(instance) => Err(RenderError::browser("the browser exited while rendering the page")),
+    };
+    if instance.alive() {
+        let _ = tokio::time::timeout(GRACE, page.close()).await;
+        let browser = instance.browser.read().await;
+        let _ = tokio::time::timeout(GRACE, browser.dispose_browser_context(context)).await;
+    }
     let stats = proxy.stats();
     tracing::debug!(
         bytes = stats.bytes,
         connections = stats.connections,
         refused = stats.refused,
+        over_budget = stats.over_budget,
         "page rendered"
     );
     result
+}
+
+/// Resolves when the browser is gone (checked a few times a second).
+async fn died(instance: &Instance) {
+    while instance.alive() {
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
 }
 
 /// What the main document's response said.
@@ -166,11 +181,27 @@ async fn drive(
     let mut ticks = 0u64;
     let settled = loop {
         tokio::select! {
-            () = tokio::time::sleep_until(deadline) => break false,
-            Some(ev) = started.next() => settle.request_started(ev.request_id.inner(), Instant::now()),
+            () = tokio::time::sleep_until(deadline) => {
+                tracing::debug!("the page did not settle in time: {}", settle.describe(Instant::now()));
+                break false;
+            }
+            Some(ev) = started.next() => {
+                if holds_up_the_page(&ev, &main_frame) {
+                    // Host and type only: the log never carries a query.
+                    let what = format!(
+                        "{:?} {}",
+                        ev.r#type,
+                        url::Url::parse(&ev.request.url)
+                            .map(|u| format!("{}{}", u.host_str().unwrap_or(""), u.path()))
+                            .unwrap_or_default()
+                    );
+                    settle.request_started(ev.request_id.inner(), &what, Instant::now());
+                }
+            }
             Some(ev) = finished.next() => settle.request_ended(ev.request_id.inner(), Instant::now()),
             Some(ev) = failed.next() => settle.request_ended(ev.request_id.inner(), Instant::now()),
             Some(ev) = responses.next() => {
+                settle.response_arrived(ev.request_id.inner(), Instant::now());
                 if ev.r#type == ResourceType::Document && ev.frame_id.as_ref() == Some(&main_frame) {
                     let refused = ev.response.headers.inner().as_object().is_some_and(|h| {
                         h.keys().any(|k| k.eq_ignore_ascii_case(REFUSED_HEADER))
@@ -235,7 +266,7 @@ async fn drive(
         Ok(Err(e)) => return Err(cdp("reading the page's DOM")(e)),
         Err(_) => {
             return Err(RenderError::timeout(
-                "the page's DOM could not be read in time",
+                "the page kept the browser busy past its time bound (its DOM could not be read); it was stopped",
             ));
         }
     };
@@ -248,6 +279,24 @@ async fn drive(
         url: final_url,
         settled,
     })
+}
+
+/// Whether a request counts for settling. Not: images, media and fonts
+/// (failed by the interception before they are sent; Chromium does not
+/// always report their end to the page), what is not http(s) (`data:`,
+/// `blob:`), and documents of other frames (a cross-site frame runs in a
+/// process of its own whose events do not come to this tab; its document
+/// does not change this one's DOM).
+fn holds_up_the_page(ev: &EventRequestWillBeSent, main_frame: &FrameId) -> bool {
+    let http = ev.request.url.starts_with("http://") || ev.request.url.starts_with("https://");
+    let kind = ev.r#type.as_ref();
+    let skipped_type = matches!(
+        kind,
+        Some(ResourceType::Image | ResourceType::Media | ResourceType::Font)
+    );
+    let other_frame_document =
+        kind == Some(&ResourceType::Document) && ev.frame_id.as_ref() != Some(main_frame);
+    http && !skipped_type && !other_frame_document
 }
 
 /// The DOM mutation count and ready state, or `None` while the page is
@@ -266,7 +315,7 @@ async fn read_dom_state(page: &Page, deadline: Instant) -> Option<(u64, String)>
 /// A navigation that failed: refused by the egress (a tunnel refused shows
 /// as a tunnel error in the browser), or the network.
 fn failed_navigation(text: &str, proxy: &BrowserProxy, url: &str) -> RenderError {
-    if proxy.stats().refused > 0 {
+    if !proxy.refusals().is_empty() {
         return blocked_by_egress(proxy, url);
     }
     RenderError::network(format!("the page could not be loaded: {text}"))

@@ -209,7 +209,8 @@ async fn missing_or_wrong_credentials_get_407() {
     assert!(status.contains(" 407"), "{status}");
     let (status, _) = connect(&proxy, &format!("127.0.0.2:{port}"), None).await;
     assert!(status.contains(" 407"), "{status}");
-    assert_eq!(proxy.stats().refused, 3);
+    assert_eq!(proxy.stats().unauthenticated, 3);
+    assert_eq!(proxy.stats().refused, 0);
 }
 
 #[tokio::test]
