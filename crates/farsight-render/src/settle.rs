@@ -19,6 +19,12 @@ pub(crate) const QUIET: Duration = Duration::from_millis(500);
 /// stream (server-sent events, long polling), not part of the page.
 pub(crate) const RESPONDED_GRACE: Duration = Duration::from_secs(2);
 
+/// How long a request without any answer holds the page up. Chromium does
+/// not report every request's end to the tab (a refused cross-origin
+/// script was seen to stay "in flight"), and a server that never answers
+/// must not keep a page from settling until its time bound.
+pub(crate) const UNANSWERED_GRACE: Duration = Duration::from_secs(5);
+
 /// How often the DOM counter is read.
 pub(crate) const POLL: Duration = Duration::from_millis(100);
 
@@ -48,9 +54,9 @@ pub(crate) const READ_STATE: &str =
 /// The settle rule's state.
 #[derive(Debug)]
 pub(crate) struct Settle {
-    /// Request id to what it asked for (kept for the debug log) and when
-    /// its response arrived.
-    in_flight: HashMap<String, (String, Option<Instant>)>,
+    /// Request id to what it asked for (kept for the debug log), when it
+    /// started and when its response arrived.
+    in_flight: HashMap<String, (String, Instant, Option<Instant>)>,
     last_network: Instant,
     last_dom: Instant,
     mutations: u64,
@@ -75,7 +81,7 @@ impl Settle {
     }
 
     pub(crate) fn response_arrived(&mut self, id: &str, now: Instant) {
-        if let Some((_, responded)) = self.in_flight.get_mut(id) {
+        if let Some((_, _, responded)) = self.in_flight.get_mut(id) {
             *responded = Some(now);
         }
         self.last_network = now;
@@ -85,10 +91,11 @@ impl Settle {
     fn pending(&self, now: Instant) -> impl Iterator<Item = &str> {
         self.in_flight
             .values()
-            .filter(move |(_, responded)| {
-                responded.is_none_or(|t| now.duration_since(t) < RESPONDED_GRACE)
+            .filter(move |(_, started, responded)| match responded {
+                Some(t) => now.duration_since(*t) < RESPONDED_GRACE,
+                None => now.duration_since(*started) < UNANSWERED_GRACE,
             })
-            .map(|(what, _)| what.as_str())
+            .map(|(what, _, _)| what.as_str())
     }
 
     pub(crate) fn request_ended(&mut self, id: &str, now: Instant) {
@@ -145,6 +152,14 @@ mod tests {
         s.dom_read(3, "complete", later(200));
         s.request_started("1", "/x", later(300));
         assert!(!s.settled(later(2000)), "a request is in flight");
+        assert!(
+            !s.settled(later(5200)),
+            "an unanswered request holds the page up"
+        );
+        assert!(
+            s.settled(later(5400)),
+            "an unanswered request holds up to its grace"
+        );
         s.request_ended("1", later(400));
         assert!(!s.settled(later(800)), "the network was busy 400 ms ago");
         assert!(s.settled(later(900)));

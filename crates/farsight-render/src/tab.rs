@@ -11,8 +11,7 @@ use chromiumoxide::cdp::browser_protocol::network::{
     ResourceType,
 };
 use chromiumoxide::cdp::browser_protocol::page::{
-    AddScriptToEvaluateOnNewDocumentParams, EventFrameNavigated, FrameId, NavigateParams,
-    StopLoadingParams,
+    AddScriptToEvaluateOnNewDocumentParams, EventFrameNavigated, NavigateParams, StopLoadingParams,
 };
 use chromiumoxide::cdp::browser_protocol::target::{
     CreateBrowserContextParams, CreateTargetParams,
@@ -186,7 +185,7 @@ async fn drive(
                 break false;
             }
             Some(ev) = started.next() => {
-                if holds_up_the_page(&ev, &main_frame) {
+                if holds_up_the_page(&ev) {
                     // Host and type only: the log never carries a query.
                     let what = format!(
                         "{:?} {}",
@@ -281,22 +280,21 @@ async fn drive(
     })
 }
 
-/// Whether a request counts for settling. Not: images, media and fonts
-/// (failed by the interception before they are sent; Chromium does not
-/// always report their end to the page), what is not http(s) (`data:`,
-/// `blob:`), and documents of other frames (a cross-site frame runs in a
-/// process of its own whose events do not come to this tab; its document
-/// does not change this one's DOM).
-fn holds_up_the_page(ev: &EventRequestWillBeSent, main_frame: &FrameId) -> bool {
+/// Whether a request counts for settling. Not: documents (the page's own
+/// is covered by `document.readyState`, and Chromium does not always report
+/// its response to the tab; a cross-site frame's runs in a process of its
+/// own whose events never come here), images, media and fonts (failed by
+/// the interception before they are sent; their end is not always reported
+/// either), and what is not http(s) (`data:`, `blob:`).
+fn holds_up_the_page(ev: &EventRequestWillBeSent) -> bool {
     let http = ev.request.url.starts_with("http://") || ev.request.url.starts_with("https://");
-    let kind = ev.r#type.as_ref();
     let skipped_type = matches!(
-        kind,
-        Some(ResourceType::Image | ResourceType::Media | ResourceType::Font)
+        ev.r#type,
+        Some(
+            ResourceType::Document | ResourceType::Image | ResourceType::Media | ResourceType::Font
+        )
     );
-    let other_frame_document =
-        kind == Some(&ResourceType::Document) && ev.frame_id.as_ref() != Some(main_frame);
-    http && !skipped_type && !other_frame_document
+    http && !skipped_type
 }
 
 /// The DOM mutation count and ready state, or `None` while the page is
