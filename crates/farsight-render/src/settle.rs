@@ -76,7 +76,7 @@ impl Settle {
 
     pub(crate) fn request_started(&mut self, id: &str, what: &str, now: Instant) {
         self.in_flight
-            .insert(id.to_owned(), (what.to_owned(), None));
+            .insert(id.to_owned(), (what.to_owned(), now, None));
         self.last_network = now;
     }
 
