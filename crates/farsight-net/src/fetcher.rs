@@ -8,6 +8,7 @@ use reqwest::header::{self, HeaderMap, HeaderValue};
 use url::Url;
 
 use crate::bot_wall;
+use crate::browser_proxy::BrowserProxy;
 use crate::cache::Cache;
 use crate::charset;
 use crate::content_type;
@@ -17,6 +18,8 @@ use crate::inflate::{Inflated, Inflater};
 use crate::normalize::normalize_url;
 use crate::page::{FetchOptions, Page, PageKind};
 use crate::page_entry::{Hop, PageEntry};
+use crate::proxy_auth::ProxyCredentials;
+use crate::proxy_budget::ProxyLimits;
 use crate::resolver::Refused;
 use crate::robots::RobotsCache;
 use crate::route::Routes;
@@ -68,6 +71,8 @@ struct Inner {
     robots: Option<RobotsCache>,
     cache: Cache,
     timeout: Duration,
+    /// Kept for the browser's egress, which opens its tunnels itself.
+    connect_timeout: Duration,
     max_redirects: u32,
     max_bytes: u64,
     max_document_bytes: u64,
@@ -331,6 +336,7 @@ impl FetcherBuilder {
                 robots: self.respect_robots_txt.then(RobotsCache::new),
                 cache: self.cache,
                 timeout: self.timeout,
+                connect_timeout: self.connect_timeout,
                 max_redirects: self.max_redirects,
                 max_bytes: self.max_bytes,
                 max_document_bytes: self.max_document_bytes,
@@ -363,6 +369,28 @@ impl Fetcher {
     /// page is not read through another host (GitHub's raw files).
     pub fn check_url(&self, url: &str) -> Result<(), Error> {
         self.inner.guard.check_url(url).map(|_| ())
+    }
+
+    /// Starts a forward proxy on 127.0.0.1 for farsight's own browser: every
+    /// request through it meets this fetcher's guard, and it lets through
+    /// at most `limits` (see [`BrowserProxy`]). It stops when dropped.
+    ///
+    /// # Errors
+    ///
+    /// `InvalidConfig` for a zero limit, `Network` when it cannot listen.
+    pub async fn browser_proxy(
+        &self,
+        limits: ProxyLimits,
+        credentials: ProxyCredentials,
+    ) -> Result<BrowserProxy, Error> {
+        BrowserProxy::start(
+            self.inner.routes.direct().clone(),
+            Arc::clone(&self.inner.guard),
+            self.inner.connect_timeout,
+            limits,
+            credentials,
+        )
+        .await
     }
 
     /// Every failure is an [`Error`] with a kind, a message and usually a

@@ -187,6 +187,26 @@ impl Guard {
         }
     }
 
+    /// Whether `host` is named in `allow_hosts` (a name, an address or a
+    /// block holding it), or everything is allowed: the user vouched for
+    /// that host, so the browser's egress tunnels to any of its ports.
+    pub(crate) fn explicitly_allowed(&self, host: &Host<&str>) -> bool {
+        if self.allow_private {
+            return true;
+        }
+        match host {
+            Host::Domain(name) => self.name_allowed(&normalize_host(name)),
+            Host::Ipv4(v4) => self.allow_nets.iter().any(|n| n.contains(&IpAddr::V4(*v4))),
+            Host::Ipv6(v6) => {
+                let ip = IpAddr::V6(*v6);
+                let canonical = ip.to_canonical();
+                self.allow_nets
+                    .iter()
+                    .any(|n| n.contains(&ip) || n.contains(&canonical))
+            }
+        }
+    }
+
     fn blocked_domain(&self, name: &str) -> Option<&str> {
         self.blocked_domains
             .iter()

@@ -21,6 +21,10 @@
 //!   under the namespace `"page"` keyed by [`normalize_url`], and other crates
 //!   can use other namespaces. [`Cache::info_at`] and [`Cache::clear_at`]
 //!   report and empty the file.
+//! - [`Fetcher::browser_proxy`] starts the egress of farsight's own headless
+//!   browser: a forward proxy on loopback ([`BrowserProxy`], HTTP and
+//!   CONNECT, per-run [`ProxyCredentials`]) whose every request meets the
+//!   same guard, within [`ProxyLimits`].
 //! - [`api_client`] builds the plain client for search provider APIs.
 //! - [`UpstreamProxy`] is the user's own proxy (`[fetch].proxy`, or the
 //!   standard `HTTPS_PROXY`/`HTTP_PROXY`/`ALL_PROXY`/`NO_PROXY` when opted
@@ -72,12 +76,14 @@
 mod api_client;
 mod base64_bytes;
 mod bot_wall;
+mod browser_proxy;
 mod cache;
 mod cache_error;
 mod cache_store;
 mod charset;
 mod content_type;
 mod domain;
+mod egress;
 mod error;
 mod fetcher;
 mod guard;
@@ -85,6 +91,8 @@ mod inflate;
 mod normalize;
 mod page;
 mod page_entry;
+mod proxy_auth;
+mod proxy_budget;
 mod resolver;
 mod robots;
 mod route;
@@ -93,6 +101,7 @@ mod tls;
 mod upstream_proxy;
 
 pub use api_client::api_client;
+pub use browser_proxy::{BrowserProxy, REFUSED_HEADER};
 pub use cache::Cache;
 pub use cache_error::{CacheError, CacheErrorKind};
 pub use cache_store::{CacheInfo, Cleared, NamespaceInfo};
@@ -101,6 +110,8 @@ pub use error::{Error, ErrorKind};
 pub use fetcher::{DEFAULT_USER_AGENT, Fetcher, FetcherBuilder, PAGE_ACCEPT};
 pub use normalize::normalize_url;
 pub use page::{FetchOptions, Page, PageKind};
+pub use proxy_auth::ProxyCredentials;
+pub use proxy_budget::{ProxyLimits, ProxyStats, Refusal};
 pub use resolver::unresolved_host;
 pub use status::parse_retry_after;
 pub use tls::TlsTrust;

@@ -92,6 +92,11 @@ impl Routes {
         })
     }
 
+    /// The client that goes direct (pinned by the guarded resolver).
+    pub(crate) fn direct(&self) -> &reqwest::Client {
+        &self.direct
+    }
+
     /// The way `url` leaves, after the checks that way needs. The URL policy
     /// (`Guard::check_parsed`) is the caller's, run before.
     pub(crate) async fn route(&self, url: &Url) -> Result<Route<'_>, Error> {

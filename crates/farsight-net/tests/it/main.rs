@@ -3,6 +3,7 @@
 
 mod api_client;
 mod bot_wall;
+mod browser_proxy;
 mod cache;
 mod cache_policy;
 mod charset;
