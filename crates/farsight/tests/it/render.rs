@@ -299,3 +299,61 @@ async fn the_cli_takes_render_and_the_environment_names_the_browser() {
         "{shown}"
     );
 }
+
+/// A shell whose bundle writes the article after load: what `auto` is for.
+const SCRIPT_WRITTEN: &str = r#"<!doctype html><html><head><title>Tide tables</title>
+<script src="/app.js" defer></script></head><body><div id="root"></div></body></html>"#;
+
+const APP_JS: &str = r#"
+const root = document.getElementById('root');
+const a = document.createElement('article');
+for (let i = 0; i < 6; i++) {
+  const p = document.createElement('p');
+  p.textContent = 'Paragraph ' + i + ': the rendered tide table explains spring and neap tides along the harbour wall.';
+  a.appendChild(p);
+}
+root.appendChild(a);
+"#;
+
+/// With a real Chromium (skipped with a message where none is installed):
+/// under `auto` a script-built shell is rendered, its content extracted like
+/// any page, and the answer says so; a second window starts no browser.
+#[tokio::test]
+async fn auto_renders_a_page_its_script_writes_with_a_real_browser() {
+    let dir = tempfile::tempdir().unwrap();
+    let service = service_with_browser(dir.path(), None, "");
+    let mut pages = HashMap::new();
+    pages.insert("/app", Canned::html(SCRIPT_WRITTEN));
+    pages.insert(
+        "/app.js",
+        Canned::bytes("text/javascript", APP_JS.as_bytes().to_vec()),
+    );
+    let server = PageServer::with_pages(pages).await;
+    let url = server.url("/app");
+    let mut first = asking(&url, None);
+    first.max_length = 200;
+    let r = service.web_fetch(&first, CallOptions::default()).await;
+    if r.rendered != Some(true) && r.status != FetchStatus::Success {
+        let note = format!("{:?} {:?}", r.message, r.suggestion);
+        if note.contains("Chromium") || note.contains("browser") {
+            eprintln!("skipped: no browser to render with ({note})");
+            return;
+        }
+    }
+    assert_eq!(r.status, FetchStatus::Success, "{r:?}");
+    assert_eq!(r.rendered, Some(true), "{r:?}");
+    let content = r.content.clone().unwrap_or_default();
+    assert!(content.contains("spring and neap tides"), "{content}");
+    assert_eq!(server.hits("/app.js"), 1, "the browser ran the bundle");
+    let next = r.next_start_index.expect("a second window");
+    let mut second = asking(&url, None);
+    second.max_length = 200;
+    second.start_index = next;
+    let r2 = service.web_fetch(&second, CallOptions::default()).await;
+    assert_eq!(r2.rendered, Some(true), "{r2:?}");
+    assert_eq!(
+        server.hits("/app.js"),
+        1,
+        "the second window starts no browser"
+    );
+}
