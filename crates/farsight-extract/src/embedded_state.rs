@@ -252,7 +252,7 @@ fn classify(s: &str) -> Option<bool> {
         && s.contains('>')
         && (s.contains("</") || s.contains("<br") || s.contains("<p"));
     let text = if looks_like_html {
-        std::borrow::Cow::Owned(text_outside_tags(s))
+        std::borrow::Cow::Owned(crate::shortfall::text_between_tags(s, ' '))
     } else {
         if ["http://", "https://", "//", "/", "data:", "{", "["]
             .iter()
@@ -301,24 +301,6 @@ fn reads_as_prose(text: &str) -> bool {
     }
     let enough = words >= MIN_WORDS || unspaced >= MIN_UNSPACED_LETTERS;
     enough && letters * 10 >= visible * 6 && code * 20 <= visible && marked * 2 <= words
-}
-
-/// What is between the tags of an HTML string, tags as spaces.
-fn text_outside_tags(html: &str) -> String {
-    let mut out = String::with_capacity(html.len());
-    let mut in_tag = false;
-    for c in html.chars() {
-        match c {
-            '<' => in_tag = true,
-            '>' if in_tag => {
-                in_tag = false;
-                out.push(' ');
-            }
-            _ if !in_tag => out.push(c),
-            _ => {}
-        }
-    }
-    out
 }
 
 /// The pieces as a document in `options`' format, when that is content.

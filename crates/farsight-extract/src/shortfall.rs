@@ -125,8 +125,16 @@ fn has_empty_app_root(lower: &[u8]) -> bool {
     })
 }
 
-/// Rendered HTML's text: what is between its tags.
+/// Rendered HTML's text: what is between its tags, each tag a line break
+/// (so blocks stay lines for [`judge`]).
 fn without_tags(html: &str) -> String {
+    text_between_tags(html, '\n')
+}
+
+/// What is between the tags of `html`, each tag replaced by `separator`.
+/// For HTML farsight wrote itself or a string a page's state holds: a
+/// quick count of its words, not a parse.
+pub(crate) fn text_between_tags(html: &str, separator: char) -> String {
     let mut out = String::with_capacity(html.len());
     let mut in_tag = false;
     for c in html.chars() {
@@ -134,7 +142,7 @@ fn without_tags(html: &str) -> String {
             '<' => in_tag = true,
             '>' if in_tag => {
                 in_tag = false;
-                out.push('\n');
+                out.push(separator);
             }
             _ if !in_tag => out.push(c),
             _ => {}

@@ -3,7 +3,6 @@
 
 use crate::support;
 use std::sync::Arc;
-use std::time::Duration;
 
 use farsight_search::{
     DateRange, ErrorKind, Provider, ProviderQuery, ProviderSettings, SearchDepth, Topic,
@@ -279,13 +278,7 @@ async fn live_duckduckgo_search() {
         eprintln!("skipped: live duckduckgo test (set FARSIGHT_LIVE_TESTS=1 to run it)");
         return;
     }
-    let client = farsight_net::api_client(
-        "farsight-live-test",
-        Duration::from_secs(30),
-        None,
-        &farsight_net::TlsTrust::default(),
-    )
-    .unwrap();
+    let client = crate::support::live_client();
     let provider = build_provider("duckduckgo", &ProviderSettings::default(), client).unwrap();
     let answer = provider
         .search(&query("rust programming language"))

@@ -2,7 +2,6 @@
 
 use crate::support;
 use std::sync::Arc;
-use std::time::Duration;
 
 use farsight_search::{
     DateRange, ErrorKind, Provider, ProviderQuery, ProviderSettings, SearchDepth, Topic,
@@ -181,13 +180,7 @@ async fn live_kagi_search() {
         api_key: Some(key),
         ..Default::default()
     };
-    let client = farsight_net::api_client(
-        "farsight-live-test",
-        Duration::from_secs(30),
-        None,
-        &farsight_net::TlsTrust::default(),
-    )
-    .unwrap();
+    let client = crate::support::live_client();
     let provider = build_provider("kagi", &settings, client).unwrap();
     let answer = provider
         .search(&query("rust programming language"))

@@ -26,9 +26,19 @@ pub fn fixture(provider: &str, name: &str) -> String {
 
 /// The HTTP client providers get in the application.
 pub fn client() -> reqwest::Client {
+    client_with("farsight-test/0.1", Duration::from_secs(5))
+}
+
+/// The same client for the live tests (`FARSIGHT_LIVE_TESTS`): real
+/// providers take longer than a mock.
+pub fn live_client() -> reqwest::Client {
+    client_with("farsight-live-test", Duration::from_secs(30))
+}
+
+fn client_with(user_agent: &str, timeout: Duration) -> reqwest::Client {
     farsight_net::api_client(
-        "farsight-test/0.1",
-        Duration::from_secs(5),
+        user_agent,
+        timeout,
         None,
         &farsight_net::TlsTrust::default(),
     )

@@ -2,7 +2,6 @@
 
 use crate::support;
 use std::sync::Arc;
-use std::time::Duration;
 
 use farsight_search::{
     DateRange, ErrorKind, Provider, ProviderQuery, ProviderSettings, SearchDepth, Topic,
@@ -207,13 +206,7 @@ async fn live_wikipedia_search() {
         eprintln!("skipped: live wikipedia test (set FARSIGHT_LIVE_TESTS=1 to run it)");
         return;
     }
-    let client = farsight_net::api_client(
-        "farsight-live-test",
-        Duration::from_secs(30),
-        None,
-        &farsight_net::TlsTrust::default(),
-    )
-    .unwrap();
+    let client = crate::support::live_client();
     let provider = build_provider("wikipedia", &ProviderSettings::default(), client).unwrap();
     let answer = provider
         .search(&query("rust programming language"))
