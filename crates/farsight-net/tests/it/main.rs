@@ -4,6 +4,7 @@
 mod api_client;
 mod bot_wall;
 mod browser_proxy;
+mod browser_upstream;
 mod cache;
 mod cache_policy;
 mod charset;
