@@ -90,8 +90,7 @@ async fn http_connect(
 ) -> Result<TokioIo<TcpStream>, String> {
     let mut svc = Tunnel::new(proxy_uri(proxy, 80)?, connector(timeout));
     if let Some((user, password)) = login(proxy) {
-        let token =
-            base64::engine::general_purpose::STANDARD.encode(format!("{user}:{password}"));
+        let token = base64::engine::general_purpose::STANDARD.encode(format!("{user}:{password}"));
         let mut value = HeaderValue::try_from(format!("Basic {token}"))
             .map_err(|_| "the proxy's login cannot be sent in a header".to_owned())?;
         value.set_sensitive(true);

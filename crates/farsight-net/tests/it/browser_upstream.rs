@@ -64,8 +64,11 @@ fn browser(proxy: &BrowserProxy) -> reqwest::Client {
 /// `CONNECT target` with the egress's credentials and `extra` header lines.
 fn connect_request(proxy: &BrowserProxy, target: &str, extra: &str) -> String {
     let c = proxy.credentials();
-    let token = base64::engine::general_purpose::STANDARD
-        .encode(format!("{}:{}", c.username(), c.password()));
+    let token = base64::engine::general_purpose::STANDARD.encode(format!(
+        "{}:{}",
+        c.username(),
+        c.password()
+    ));
     format!(
         "CONNECT {target} HTTP/1.1\r\nHost: {target}\r\nProxy-Authorization: Basic {token}\r\n{extra}\r\n"
     )
