@@ -13,6 +13,7 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 
 use crate::forward_proxy::{ForwardProxy, read_head};
+use crate::socks_proxy::SocksProxy;
 use crate::support::local_hostname;
 
 /// A name this machine cannot resolve (RFC 6761) that the test proxy maps.
@@ -234,4 +235,41 @@ async fn no_proxy_hosts_go_direct() {
     assert!(head.starts_with("HTTP/1.1 200"), "{head}");
     assert!(get_through(sock).await.contains("hello via the upstream"));
     assert!(upstream.asked().is_empty(), "{:?}", upstream.asked());
+}
+
+#[tokio::test]
+async fn socks5_tunnels_carry_the_login_and_resolve_where_the_scheme_says() {
+    let site = page_server().await;
+    let mapped = format!("{PROXY_ONLY}:443");
+    let socks = SocksProxy::start(&[(mapped.as_str(), site)]).await;
+
+    // socks5h: the proxy resolves the name.
+    let url = socks.url("socks5h", Some("alice:s3cret-pw"));
+    let proxy = egress(UpstreamProxy::all(&url).unwrap()).await;
+    let (head, sock) = connect(&proxy, &mapped).await;
+    assert!(head.starts_with("HTTP/1.1 200"), "{head}");
+    assert!(get_through(sock).await.contains("hello via the upstream"));
+
+    // socks5: names are resolved here, so one without a local answer is
+    // not handed to the proxy; an address is.
+    let proxy = egress(UpstreamProxy::all(&socks.url("socks5", None)).unwrap()).await;
+    let shown = refused_connect(&proxy, &mapped).await;
+    assert!(shown.starts_with("HTTP/1.1 502"), "{shown}");
+    assert!(shown.contains("socks5h://"), "{shown}");
+    let (head, sock) = connect(&proxy, &site.to_string()).await;
+    assert!(head.starts_with("HTTP/1.1 200"), "{head}");
+    assert!(get_through(sock).await.contains("hello via the upstream"));
+
+    let asked: Vec<(String, Option<String>)> = socks
+        .asked()
+        .into_iter()
+        .map(|a| (a.target, a.login))
+        .collect();
+    assert_eq!(
+        asked,
+        vec![
+            (mapped.clone(), Some("alice:s3cret-pw".to_owned())),
+            (site.to_string(), None),
+        ]
+    );
 }

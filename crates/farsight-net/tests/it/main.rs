@@ -17,6 +17,7 @@ mod proxy;
 mod redirects;
 mod robots;
 mod size;
+mod socks_proxy;
 mod support;
 mod timeouts;
 mod tls;
