@@ -4,12 +4,16 @@
 //! through here and meets the same guard as the fetcher: blocked domains,
 //! the URL policy, non-public addresses, `allow_hosts`.
 //!
-//! - Plain HTTP (absolute-form requests) goes through the fetcher's own
-//!   client: its resolver checks every address and pins the connection to a
-//!   checked one; it follows no redirects, so each hop returns here.
-//! - HTTPS and WebSockets come as `CONNECT host:port` tunnels: the name is
-//!   resolved once, every address checked, and the tunnel opened to a
-//!   checked address ([`crate::egress::connect_checked`]). Tunnels go to
+//! - Plain HTTP (absolute-form requests) goes the fetcher's way for that URL
+//!   ([`crate::route`]): direct, its resolver checks every address and pins
+//!   the connection to a checked one; through the user's upstream proxy when
+//!   one applies, after the checks the fetcher runs for proxied requests.
+//!   It follows no redirects, so each hop returns here.
+//! - HTTPS and WebSockets come as `CONNECT host:port` tunnels, opened by
+//!   [`crate::egress::open_tunnel`]: direct, the name is resolved once, every
+//!   address checked, and the tunnel opened to a checked address; through the
+//!   user's upstream proxy (its own `CONNECT`, or SOCKS5) when one applies to
+//!   the target, after the same checks as the fetcher's. Tunnels go to
 //!   ports 443 and 80 only, or to any port of a host named in `allow_hosts`:
 //!   a tunnel is opaque bytes, and to an arbitrary port of a public host it
 //!   could speak SMTP or SSH; a host the user vouched for may run its web
@@ -39,12 +43,13 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore, watch};
 use tokio::time::Instant;
 use url::Url;
 
-use crate::egress::connect_checked;
+use crate::egress::open_tunnel;
 use crate::error::{Error, ErrorKind};
 use crate::fetcher::send_error;
 use crate::guard::Guard;
 use crate::proxy_auth::ProxyCredentials;
 use crate::proxy_budget::{Budget, Metered, ProxyLimits, ProxyStats, Refusal};
+use crate::route::Routes;
 
 type ProxyBody = UnsyncBoxBody<Bytes, std::io::Error>;
 
@@ -73,7 +78,8 @@ impl std::fmt::Debug for BrowserProxy {
 
 /// What the connection tasks share.
 struct State {
-    client: reqwest::Client,
+    /// The fetcher's ways out (direct, or through the user's proxy).
+    routes: Routes,
     guard: Arc<Guard>,
     connect_timeout: Duration,
     credentials: ProxyCredentials,
@@ -84,7 +90,7 @@ struct State {
 
 impl BrowserProxy {
     pub(crate) async fn start(
-        client: reqwest::Client,
+        routes: Routes,
         guard: Arc<Guard>,
         connect_timeout: Duration,
         limits: ProxyLimits,
@@ -111,7 +117,7 @@ impl BrowserProxy {
         let (stop_tx, stop_rx) = watch::channel(());
         let budget = Arc::new(Budget::new(limits.max_bytes));
         let state = Arc::new(State {
-            client,
+            routes,
             guard,
             connect_timeout,
             credentials: credentials.clone(),
@@ -264,7 +270,15 @@ async fn tunnel(
         );
         return refused(&state, authority.host(), &e);
     }
-    let server = match connect_checked(&state.guard, &host, port, state.connect_timeout).await {
+    let server = match open_tunnel(
+        &state.routes,
+        &state.guard,
+        &url,
+        port,
+        state.connect_timeout,
+    )
+    .await
+    {
         Ok(s) => s,
         Err(e) if e.kind() == ErrorKind::BlockedUrl => {
             return refused(&state, authority.host(), &e);
@@ -333,7 +347,14 @@ async fn forward(state: Arc<State>, req: Request<Incoming>) -> Response<ProxyBod
             "the page's byte budget is spent",
         );
     }
-    let resp = match state
+    let route = match state.routes.route(&url).await {
+        Ok(route) => route,
+        Err(e) if e.kind() == ErrorKind::BlockedUrl => {
+            return refused(&state, &host_for_log, &e);
+        }
+        Err(e) => return text(StatusCode::BAD_GATEWAY, e.message()),
+    };
+    let resp = match route
         .client
         .request(parts.method, url.clone())
         .headers(end_to_end(parts.headers))
@@ -343,7 +364,7 @@ async fn forward(state: Arc<State>, req: Request<Incoming>) -> Response<ProxyBod
     {
         Ok(r) => r,
         Err(e) => {
-            let err = send_error(&e, &url, None);
+            let err = send_error(&e, &url, route.proxy);
             if err.kind() == ErrorKind::BlockedUrl {
                 return refused(&state, &host_for_log, &err);
             }

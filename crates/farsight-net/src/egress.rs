@@ -2,23 +2,46 @@
 //! once, check every address it resolves to, connect to a checked address.
 //! There is no second lookup a rebinding DNS server could answer differently.
 //!
-//! This is the single place an upstream proxy would slot in for tunnels
-//! ("connect to host:port" through the user's proxy instead of directly).
+//! [`open_tunnel`] is the one place where "connect to host:port" is decided
+//! for the browser's tunnels: through the user's upstream proxy when
+//! [`crate::UpstreamProxy::for_url`] says so ([`crate::upstream_tunnel`]),
+//! otherwise [`connect_checked`].
 
 use std::net::{IpAddr, SocketAddr};
 use std::time::Duration;
 
 use tokio::net::TcpStream;
-use url::Host;
+use url::{Host, Url};
 
 use crate::error::{Error, ErrorKind};
 use crate::guard::Guard;
 use crate::resolver::lookup;
+use crate::route::Routes;
+use crate::upstream_tunnel::connect_through;
+
+/// Opens the browser's tunnel to `url`'s `host:port` (`url` passed the URL
+/// policy): through the upstream proxy when it applies (after the name was
+/// checked as this machine resolves it), else direct to a checked address.
+pub(crate) async fn open_tunnel(
+    routes: &Routes,
+    guard: &Guard,
+    url: &Url,
+    port: u16,
+    connect_timeout: Duration,
+) -> Result<TcpStream, Error> {
+    let Some(host) = url.host() else {
+        return Err(Error::new(ErrorKind::InvalidUrl, "a tunnel needs a host"));
+    };
+    match routes.tunnel(url).await? {
+        Some(route) => connect_through(&route, &host, port, connect_timeout).await,
+        None => connect_checked(guard, &host, port, connect_timeout).await,
+    }
+}
 
 /// Opens a connection to `host:port` (a host as the URL parser wrote it:
 /// IPv4/IPv6 literals already normalised) after the guard checked every
 /// address it stands for.
-pub(crate) async fn connect_checked(
+async fn connect_checked(
     guard: &Guard,
     host: &Host<&str>,
     port: u16,

@@ -384,7 +384,7 @@ impl Fetcher {
         credentials: ProxyCredentials,
     ) -> Result<BrowserProxy, Error> {
         BrowserProxy::start(
-            self.inner.routes.direct().clone(),
+            self.inner.routes.clone(),
             Arc::clone(&self.inner.guard),
             self.inner.connect_timeout,
             limits,

@@ -99,6 +99,7 @@ mod route;
 mod status;
 mod tls;
 mod upstream_proxy;
+mod upstream_tunnel;
 
 pub use api_client::api_client;
 pub use browser_proxy::{BrowserProxy, REFUSED_HEADER};

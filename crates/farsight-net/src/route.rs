@@ -29,7 +29,10 @@ use crate::guard::Guard;
 use crate::resolver::GuardedResolver;
 use crate::upstream_proxy::{UpstreamProxy, redact_proxy_url};
 
-/// The clients of a [`crate::Fetcher`] and the proxy decision.
+/// The clients of a [`crate::Fetcher`] and the proxy decision. Cheap to
+/// clone (the clients share their pools): the browser's forward proxy keeps
+/// a copy, so that its requests and tunnels take the same ways.
+#[derive(Clone)]
 pub(crate) struct Routes {
     direct: reqwest::Client,
     proxied: Option<Proxied>,
@@ -39,6 +42,7 @@ pub(crate) struct Routes {
     lookup_timeout: Duration,
 }
 
+#[derive(Clone)]
 struct Proxied {
     client: reqwest::Client,
     proxy: UpstreamProxy,
@@ -92,38 +96,73 @@ impl Routes {
         })
     }
 
-    /// The client that goes direct (pinned by the guarded resolver).
-    pub(crate) fn direct(&self) -> &reqwest::Client {
-        &self.direct
-    }
-
     /// The way `url` leaves, after the checks that way needs. The URL policy
     /// (`Guard::check_parsed`) is the caller's, run before.
     pub(crate) async fn route(&self, url: &Url) -> Result<Route<'_>, Error> {
-        let Some(p) = self
-            .proxied
-            .as_ref()
-            .filter(|p| p.proxy.for_url(url).is_some())
-        else {
+        let Some(p) = self.proxied_for(url) else {
             return Ok(Route {
                 client: &self.direct,
                 proxy: None,
                 local_peer: None,
             });
         };
-        let local_peer = match url.host() {
-            Some(Host::Domain(name)) => check_name_locally(&self.guard, name, self.lookup_timeout)
-                .await
-                .map_err(|e| e.with_url(url.as_str()))?,
-            // Literal addresses were checked with the URL.
-            _ => None,
-        };
+        let local_peer = self.check_proxied_name(url).await?;
         Ok(Route {
             client: &p.client,
             proxy: Some(&p.proxy),
             local_peer,
         })
     }
+
+    /// The way a tunnel (the browser's `CONNECT`) to `url` leaves: `None`
+    /// when direct ([`crate::egress`] connects to a checked address), or the
+    /// upstream proxy after the same checks as [`Routes::route`]. The URL
+    /// policy is the caller's, run before.
+    pub(crate) async fn tunnel(&self, url: &Url) -> Result<Option<TunnelRoute<'_>>, Error> {
+        let Some(p) = self.proxied_for(url) else {
+            return Ok(None);
+        };
+        let Some(proxy_url) = p.proxy.for_url(url) else {
+            return Ok(None);
+        };
+        let local_peer = self.check_proxied_name(url).await?;
+        Ok(Some(TunnelRoute {
+            proxy: &p.proxy,
+            proxy_url,
+            local_peer,
+        }))
+    }
+
+    /// The proxied way, when the upstream proxy applies to `url`: the one
+    /// routing decision is [`UpstreamProxy::for_url`].
+    fn proxied_for(&self, url: &Url) -> Option<&Proxied> {
+        self.proxied
+            .as_ref()
+            .filter(|p| p.proxy.for_url(url).is_some())
+    }
+
+    /// A name about to go to the proxy, checked as this machine resolves it.
+    async fn check_proxied_name(&self, url: &Url) -> Result<Option<IpAddr>, Error> {
+        match url.host() {
+            Some(Host::Domain(name)) => check_name_locally(&self.guard, name, self.lookup_timeout)
+                .await
+                .map_err(|e| e.with_url(url.as_str())),
+            // Literal addresses were checked with the URL.
+            _ => Ok(None),
+        }
+    }
+}
+
+/// A tunnel through the user's proxy.
+pub(crate) struct TunnelRoute<'a> {
+    /// The whole setting, to scrub messages with.
+    pub(crate) proxy: &'a UpstreamProxy,
+    /// The proxy this tunnel goes through (with its login, for the
+    /// handshake only).
+    pub(crate) proxy_url: &'a Url,
+    /// An address the target's name resolved to here (all passed the
+    /// guard), `None` when it did not resolve here.
+    pub(crate) local_peer: Option<IpAddr>,
 }
 
 /// The guard's check of a name that is about to go to the user's proxy (the

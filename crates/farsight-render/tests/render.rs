@@ -4,6 +4,7 @@
 //! refuses never gets a connection. Each test needing Chromium is skipped,
 //! with a message, where none is installed.
 
+use std::collections::BTreeMap;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -13,9 +14,19 @@ use axum::Router;
 use axum::extract::{Path, State};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use farsight_net::Fetcher;
+use farsight_net::{Fetcher, UpstreamProxy};
 use farsight_render::{RenderErrorKind, RenderSettings, Renderer};
 use tokio::net::TcpListener;
+
+// The counting forward proxy of farsight-net's tests: the user's upstream.
+#[allow(
+    dead_code,
+    reason = "shared with farsight-net's tests, which read more of it"
+)]
+#[path = "../../farsight-net/tests/it/forward_proxy.rs"]
+mod forward_proxy;
+
+use forward_proxy::ForwardProxy;
 
 /// Requests per path, as the page server saw them.
 #[derive(Clone, Default)]
@@ -192,12 +203,17 @@ fn fetcher(allow: &[&str]) -> Fetcher {
 /// A renderer whose egress lets 127.0.0.2 through, or `None` (and a message)
 /// without a browser.
 fn renderer() -> Option<Renderer> {
+    renderer_with(fetcher(&["127.0.0.2"]))
+}
+
+/// A renderer whose egress is `fetcher`'s, or `None` without a browser.
+fn renderer_with(fetcher: Fetcher) -> Option<Renderer> {
     // RUST_LOG=farsight_render=debug shows why a page did not settle.
     let _ = tracing_subscriber::fmt()
         .with_env_filter(tracing_subscriber::EnvFilter::from_default_env())
         .with_test_writer()
         .try_init();
-    let r = Renderer::new(settings(), fetcher(&["127.0.0.2"]));
+    let r = Renderer::new(settings(), fetcher);
     match r.browser() {
         Ok(_) => Some(r),
         Err(e) => {
@@ -343,6 +359,67 @@ async fn what_the_egress_refuses_never_sees_a_connection() {
         "the control page never reached the listener"
     );
     allowed.shutdown().await;
+}
+
+/// The user's upstream proxy, as `[fetch].proxy` and as the environment's
+/// variables: the browser's requests reach the page server through it.
+#[tokio::test]
+async fn pages_go_through_the_users_upstream_proxy() {
+    let inward = Counting::start().await;
+    let site = site(inward.addr.port()).await;
+    let upstream = ForwardProxy::start(&[]).await;
+    let env: BTreeMap<String, String> = [
+        ("http_proxy", upstream.url(None)),
+        ("https_proxy", upstream.url(None)),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_owned(), v))
+    .collect();
+    let forms = [
+        (
+            "[fetch].proxy",
+            UpstreamProxy::all(&upstream.url(Some("alice:pw"))).unwrap(),
+        ),
+        (
+            "the environment",
+            UpstreamProxy::from_settings(None, Some(&env))
+                .unwrap()
+                .unwrap(),
+        ),
+    ];
+    for (form, proxy) in forms {
+        let before = upstream.asked().len();
+        let fetcher = Fetcher::builder()
+            .proxy(proxy)
+            .allow_hosts(vec!["127.0.0.2".into()])
+            .build()
+            .unwrap();
+        let Some(r) = renderer_with(fetcher) else {
+            return;
+        };
+        let page = r
+            .render(&format!("{}from-json", site.base), Duration::from_secs(20))
+            .await
+            .unwrap();
+        assert!(
+            page.html.contains("fetched from the JSON endpoint"),
+            "{form}: {}",
+            page.html
+        );
+        let asked = upstream.asked();
+        let through: Vec<&str> = asked[before..]
+            .iter()
+            .map(|a| a.target.as_str())
+            .filter(|t| t.starts_with(&site.base))
+            .collect();
+        // The page and the JSON its script asks for, both via the upstream.
+        assert!(
+            through.iter().any(|t| t.ends_with("/from-json"))
+                && through.iter().any(|t| t.ends_with("/data.json")),
+            "{form}: {asked:?}"
+        );
+        r.shutdown().await;
+    }
 }
 
 #[tokio::test]

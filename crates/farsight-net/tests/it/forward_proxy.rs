@@ -3,15 +3,16 @@
 //! `Proxy-Authorization`. It resolves names itself from a table (as a
 //! corporate proxy knows names this machine does not), so a test can prove
 //! that a name with no local DNS answer is left to the proxy.
+//!
+//! Self-contained (std, tokio, url): farsight-render's tests include this
+//! file too, to count what the browser sends through the user's proxy.
 
 use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 
-use tokio::io::AsyncWriteExt;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
-
-use crate::support::read_head;
 
 /// One request the proxy got.
 #[derive(Clone, Debug)]
@@ -142,4 +143,18 @@ async fn connect(
         Some(addr) => TcpStream::connect(addr).await,
         None => TcpStream::connect(host_port).await,
     }
+}
+
+/// Reads a request head (up to the blank line).
+pub async fn read_head(sock: &mut TcpStream) -> std::io::Result<Vec<u8>> {
+    let mut buf = Vec::new();
+    let mut byte = [0u8; 1024];
+    while !buf.windows(4).any(|w| w == b"\r\n\r\n") {
+        let n = sock.read(&mut byte).await?;
+        if n == 0 {
+            break;
+        }
+        buf.extend_from_slice(&byte[..n]);
+    }
+    Ok(buf)
 }

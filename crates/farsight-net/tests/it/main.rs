@@ -4,6 +4,7 @@
 mod api_client;
 mod bot_wall;
 mod browser_proxy;
+mod browser_upstream;
 mod cache;
 mod cache_policy;
 mod charset;
@@ -16,6 +17,7 @@ mod proxy;
 mod redirects;
 mod robots;
 mod size;
+mod socks_proxy;
 mod support;
 mod timeouts;
 mod tls;

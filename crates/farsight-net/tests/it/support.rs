@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use axum::Router;
 use farsight_net::{Fetcher, FetcherBuilder};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::io::AsyncWriteExt;
 use tokio::net::TcpListener;
 
 /// Serves `router` on 127.0.0.1 on a free port until the test ends.
@@ -68,19 +68,8 @@ impl CountingServer {
     }
 }
 
-/// Reads a request head (up to the blank line).
-pub async fn read_head(sock: &mut tokio::net::TcpStream) -> std::io::Result<Vec<u8>> {
-    let mut buf = Vec::new();
-    let mut byte = [0u8; 1024];
-    while !buf.windows(4).any(|w| w == b"\r\n\r\n") {
-        let n = sock.read(&mut byte).await?;
-        if n == 0 {
-            break;
-        }
-        buf.extend_from_slice(&byte[..n]);
-    }
-    Ok(buf)
-}
+/// Reads a request head; the test proxy's own, shared here.
+pub use crate::forward_proxy::read_head;
 
 /// A shared counter for axum handlers.
 #[derive(Clone, Default)]
