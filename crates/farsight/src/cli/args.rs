@@ -375,6 +375,11 @@ pub struct McpArgs {
     /// [server].token). GET /healthz answers for load balancers.
     #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = "")]
     pub http: Option<String>,
+
+    /// How log lines on stderr are written: text, or json (one object per
+    /// line, and one line per tool call) [default: [server].log_format or text].
+    #[arg(long, value_name = "FORMAT", value_enum)]
+    pub log_format: Option<crate::logging::LogFormat>,
 }
 
 impl McpArgs {

@@ -24,7 +24,6 @@ use farsight_search::ErrorKind;
 /// A tool that ran and failed is not an error here: its answer is printed and
 /// the exit code is 1.
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
-    logging::init(cli.verbose);
     // Completions depend on the command line's definition only: a broken
     // configuration file must not stop a shell from starting.
     if let Command::Completions(args) = &cli.command {
@@ -34,10 +33,23 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         write_stdout(&String::from_utf8_lossy(&script))?;
         return Ok(ExitCode::SUCCESS);
     }
-    let flags = flag_layer(&cli)?;
+    let flags = match flag_layer(&cli) {
+        Ok(flags) => flags,
+        Err(e) => {
+            logging::init(cli.verbose, logging::LogFormat::Text);
+            return Err(e);
+        }
+    };
     let env = |k: &str| std::env::var(k).ok();
-    let (config, source) = config::load(cli.config.as_deref(), &env, flags)
-        .map_err(|e| UsageError(format!("{e:#}")))?;
+    // Logging starts once the configuration is read: it may ask for JSON.
+    let (config, source) = match config::load(cli.config.as_deref(), &env, flags) {
+        Ok(loaded) => loaded,
+        Err(e) => {
+            logging::init(cli.verbose, logging::LogFormat::Text);
+            return Err(UsageError(format!("{e:#}")).into());
+        }
+    };
+    logging::init(cli.verbose, config.server.log_format);
     tracing::debug!(?source, "configuration loaded");
 
     match cli.command {
@@ -85,9 +97,10 @@ fn flag_layer(cli: &Cli) -> anyhow::Result<RawConfig> {
     let mut raw = RawConfig::default();
     if let Command::Mcp(args) = &cli.command {
         let addr = args.http_addr().map_err(UsageError)?;
-        if let Some(addr) = addr {
+        if addr.is_some() || args.log_format.is_some() {
             raw.server = Some(RawServer {
-                addr: Some(addr.to_string()),
+                addr: addr.map(|a| a.to_string()),
+                log_format: args.log_format,
                 ..RawServer::default()
             });
         }

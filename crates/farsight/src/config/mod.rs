@@ -6,6 +6,7 @@ mod egress;
 mod load;
 mod provider_vars;
 mod raw;
+mod server_ops;
 mod show;
 
 use std::collections::BTreeMap;
@@ -17,6 +18,7 @@ use anyhow::{Context, bail};
 pub use farsight_search::ProviderSettings;
 pub use load::{ConfigSource, default_config_path, load};
 pub use provider_vars::{ProviderField, missing_settings};
+pub use server_ops::{LogFormat, OAuthConfig, RawOAuth};
 pub use raw::{RawCache, RawConfig, RawFetch, RawRender, RawSearch, RawServer};
 
 use crate::service::RenderMode;
@@ -139,6 +141,15 @@ pub struct ServerConfig {
     pub header_read_timeout: Duration,
     /// Time a connection may stay open between requests.
     pub idle_timeout: Duration,
+    /// Tool calls a minute for one tenant (a token's subject, or the static
+    /// token); `None`: no per-tenant bound.
+    pub calls_per_minute: Option<u32>,
+    /// Whether `GET /metrics` answers; `None`: only when bound to loopback.
+    pub metrics: Option<bool>,
+    /// How log lines are written.
+    pub log_format: LogFormat,
+    /// `[server.oauth]`: OAuth 2.1 access tokens instead of the static token.
+    pub oauth: Option<OAuthConfig>,
 }
 
 /// `[search]`
@@ -273,6 +284,10 @@ impl Default for ServerConfig {
             // Agents call every few seconds to minutes; a minute keeps their
             // connection warm between calls (nginx keeps 75 s).
             idle_timeout: Duration::from_secs(60),
+            calls_per_minute: None,
+            metrics: None,
+            log_format: LogFormat::Text,
+            oauth: None,
         }
     }
 }
@@ -433,6 +448,25 @@ impl Config {
                 &mut c.server.idle_timeout,
                 secs(s.idle_timeout_seconds, "server.idle_timeout_seconds")?,
             );
+            if s.calls_per_minute == Some(0) {
+                bail!(
+                    "server.calls_per_minute must be at least 1; remove the line for no per-tenant bound"
+                );
+            }
+            set(&mut c.server.calls_per_minute, s.calls_per_minute.map(Some));
+            set(&mut c.server.metrics, s.metrics.map(Some));
+            set(&mut c.server.log_format, s.log_format);
+            if let Some(o) = s.oauth {
+                c.server.oauth = Some(OAuthConfig::resolve(o)?);
+            }
+            if c.server.oauth.is_some() && c.server.token.is_some() {
+                // Either one way in or the other: a static token beside OAuth
+                // would be a key that never expires and names no one.
+                bail!(
+                    "both [server].token (or FARSIGHT_HTTP_TOKEN) and [server.oauth] are set: \
+                     keep [server.oauth] for OAuth clients, or the token for a simple setup, not both"
+                );
+            }
         }
         if let Some(s) = raw.search {
             set(&mut c.search.enabled, s.enabled);

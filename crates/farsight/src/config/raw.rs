@@ -12,6 +12,7 @@ use anyhow::{Context, bail};
 use farsight_search::ProviderSettings;
 use serde::{Deserialize, Serialize};
 
+use super::server_ops::{LogFormat, RawOAuth};
 use crate::service::RenderMode;
 
 /// The configuration file's shape. Unknown keys are refused by name, so a typo
@@ -109,6 +110,14 @@ pub struct RawServer {
     pub header_read_timeout_seconds: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub idle_timeout_seconds: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub calls_per_minute: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub metrics: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub log_format: Option<LogFormat>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub oauth: Option<RawOAuth>,
 }
 
 /// `[search]`: read here, used by the search service.
@@ -227,6 +236,12 @@ impl RawConfig {
                     max_connections,
                     header_read_timeout_seconds,
                     idle_timeout_seconds,
+                    calls_per_minute,
+                    metrics,
+                    log_format,
+                    // The whole table: an issuer from one layer and a
+                    // resource from another would be no one's deployment.
+                    oauth,
                 }
             ),
             search: overlay_fields!(
@@ -324,6 +339,12 @@ impl RawConfig {
             max_connections: None,
             header_read_timeout_seconds: None,
             idle_timeout_seconds: None,
+            calls_per_minute: parse_num(&var, "FARSIGHT_HTTP_CALLS_PER_MINUTE")?,
+            metrics: parse_bool(&var, "FARSIGHT_METRICS")?,
+            log_format: var("FARSIGHT_LOG_FORMAT")
+                .map(|v| parse_log_format(&v))
+                .transpose()?,
+            oauth: None,
         };
         let search = RawSearch {
             enabled: parse_bool(&var, "WEB_SEARCH_ENABLED")?,
@@ -378,6 +399,14 @@ fn parse_render_mode(v: &str) -> anyhow::Result<RenderMode> {
         "never" => Ok(RenderMode::Never),
         "always" => Ok(RenderMode::Always),
         _ => bail!("environment variable FARSIGHT_RENDER={v:?} is not auto, never or always"),
+    }
+}
+
+fn parse_log_format(v: &str) -> anyhow::Result<LogFormat> {
+    match v.trim().to_ascii_lowercase().as_str() {
+        "text" => Ok(LogFormat::Text),
+        "json" => Ok(LogFormat::Json),
+        _ => bail!("environment variable FARSIGHT_LOG_FORMAT={v:?} is not text or json"),
     }
 }
 

@@ -55,6 +55,10 @@ pub(super) fn to_toml_masked(c: &Config) -> String {
             max_connections: Some(c.server.max_connections),
             header_read_timeout_seconds: Some(c.server.header_read_timeout.as_secs()),
             idle_timeout_seconds: Some(c.server.idle_timeout.as_secs()),
+            calls_per_minute: c.server.calls_per_minute,
+            metrics: c.server.metrics,
+            log_format: Some(c.server.log_format),
+            oauth: c.server.oauth.as_ref().map(super::OAuthConfig::to_raw),
         }),
         search: Some(RawSearch {
             enabled: Some(c.search.enabled),

@@ -1,14 +1,16 @@
-//! MCP over Streamable HTTP at `/mcp` (stateless), with `GET /healthz`, a
-//! bearer token, Origin and Host validation, a bound on calls in flight and a
-//! graceful drain on SIGTERM / Ctrl-C. Connections are accepted and bounded
-//! in [`super::http_serve`].
+//! MCP over Streamable HTTP at `/mcp` (stateless), with `GET /healthz`,
+//! `GET /metrics`, a bearer token or OAuth 2.1 access tokens (with the
+//! protected-resource metadata), Origin and Host validation, bounds on calls
+//! in flight and per tenant, and a graceful drain on SIGTERM / Ctrl-C.
+//! Connections are accepted and bounded in [`super::http_serve`].
 
 use std::net::SocketAddr;
+use std::num::NonZeroU32;
 use std::sync::Arc;
 
 use anyhow::Context;
 use axum::Router;
-use axum::extract::{Request, State};
+use axum::extract::Request;
 use axum::http::{StatusCode, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
@@ -17,7 +19,12 @@ use rmcp::transport::streamable_http_server::session::local::LocalSessionManager
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 
 use super::FarsightMcp;
-use super::http_conns::{Conn, Timeouts};
+use super::auth::{self, Gate};
+use super::http_conns::Timeouts;
+use super::metrics::{self, Metrics};
+use super::oauth::Verifier;
+use super::oauth_metadata;
+use super::tenant_limit::TenantLimits;
 use super::http_serve::{self, Limits};
 use super::open_files;
 use crate::cli::UsageError;
@@ -32,16 +39,16 @@ use crate::service::Service;
 ///
 /// # Errors
 ///
-/// A [`UsageError`] when asked to listen beyond loopback without a token;
-/// an error when the address cannot be bound.
+/// A [`UsageError`] when asked to listen beyond loopback without a token or
+/// OAuth; an error when the address cannot be bound.
 pub async fn serve_http(service: Service) -> anyhow::Result<()> {
     let settings = service.config().server.clone();
     let addr = settings.addr;
-    if !addr.ip().is_loopback() && settings.token.is_none() {
+    if !addr.ip().is_loopback() && settings.token.is_none() && settings.oauth.is_none() {
         return Err(UsageError(format!(
             "refusing to serve MCP on {addr} without a bearer token: anyone who can reach \
-             this address could use farsight. Set FARSIGHT_HTTP_TOKEN (or [server].token), \
-             or listen on 127.0.0.1"
+             this address could use farsight. Set FARSIGHT_HTTP_TOKEN (or [server].token) \
+             or [server.oauth], or listen on 127.0.0.1"
         ))
         .into());
     }
@@ -51,7 +58,7 @@ pub async fn serve_http(service: Service) -> anyhow::Result<()> {
     let local = listener
         .local_addr()
         .context("cannot read the bound address")?;
-    let (app, cancel) = router(service, &settings, local);
+    let (app, cancel) = router(service, &settings, local)?;
     let limits = Limits {
         connections: open_files::connection_bound(
             settings.max_connections,
@@ -74,9 +81,14 @@ pub async fn serve_http(service: Service) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The whole HTTP application: `/mcp` behind the token check, `/healthz`.
-/// Also returns the MCP service's cancellation token, to end it on shutdown.
-fn router(service: Service, settings: &ServerConfig, local: SocketAddr) -> (Router, CancelHandle) {
+/// The whole HTTP application: `/mcp` behind the token check, `/healthz`,
+/// `/metrics` when enabled, the OAuth metadata when configured. Also returns
+/// the MCP service's cancellation token, to end it on shutdown.
+fn router(
+    service: Service,
+    settings: &ServerConfig,
+    local: SocketAddr,
+) -> anyhow::Result<(Router, CancelHandle)> {
     let mut config = StreamableHttpServerConfig::default()
         // Stateless: any instance can answer any request, and there is no
         // session state to lose when one restarts.
@@ -103,19 +115,58 @@ fn router(service: Service, settings: &ServerConfig, local: SocketAddr) -> (Rout
         let token = config.cancellation_token.clone();
         move || token.cancel()
     }));
-    let mcp = FarsightMcp::new(service).with_call_limit(settings.max_in_flight);
+    let gate = gate(&service, settings)?;
+    let metrics = Arc::new(Metrics::new());
+    let mut mcp = FarsightMcp::new(service)
+        .with_call_limit(settings.max_in_flight)
+        .with_metrics(metrics.clone());
+    if let Some(per_minute) = settings.calls_per_minute.and_then(NonZeroU32::new) {
+        mcp = mcp.with_tenant_limits(TenantLimits::local(per_minute));
+    }
     let mcp_service = StreamableHttpService::new(
         move || Ok(mcp.clone()),
         Arc::new(LocalSessionManager::default()),
         config,
     );
-    let token = settings.token.clone().map(Arc::<str>::from);
-    let app = Router::new()
+    let mut app = Router::new()
         .nest_service("/mcp", mcp_service)
-        .layer(middleware::from_fn_with_state(token, require_token))
+        .layer(middleware::from_fn_with_state(
+            Arc::new(gate),
+            auth::require_auth,
+        ))
         .layer(middleware::from_fn(one_origin))
         .route("/healthz", get(healthz));
-    (app, cancel)
+    // Counts by tool say what a deployment is used for: shown on loopback,
+    // elsewhere only when asked for ([server].metrics = true).
+    if settings.metrics.unwrap_or(local.ip().is_loopback()) {
+        app = app.route(
+            "/metrics",
+            get(move || {
+                let metrics = metrics.clone();
+                async move { ([(header::CONTENT_TYPE, metrics::CONTENT_TYPE)], metrics.encode()) }
+            }),
+        );
+    }
+    if let Some(oauth) = &settings.oauth {
+        app = app.merge(oauth_metadata::routes(oauth));
+    }
+    Ok((app, cancel))
+}
+
+/// How `/mcp` lets requests in: OAuth, the static token, or open (loopback
+/// only; checked by the caller). Both configured is refused when the
+/// configuration is read.
+fn gate(service: &Service, settings: &ServerConfig) -> anyhow::Result<Gate> {
+    if let Some(oauth) = &settings.oauth {
+        return Ok(Gate::OAuth {
+            verifier: Verifier::new(oauth, &service.config().fetch)?,
+            metadata_url: oauth_metadata::metadata_url(&oauth.resource),
+        });
+    }
+    Ok(match &settings.token {
+        Some(token) => Gate::Token(Arc::from(token.as_str())),
+        None => Gate::Open,
+    })
 }
 
 /// Ends the MCP service when called.
@@ -162,58 +213,6 @@ async fn one_origin(request: Request, next: Next) -> Response {
     next.run(request).await
 }
 
-/// Refuses a request without the configured bearer token.
-async fn require_token(
-    State(token): State<Option<Arc<str>>>,
-    request: Request,
-    next: Next,
-) -> Response {
-    let Some(expected) = token else {
-        mark_authenticated(&request);
-        return next.run(request).await;
-    };
-    let given = request
-        .headers()
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| {
-            v.strip_prefix("Bearer ")
-                .or_else(|| v.strip_prefix("bearer "))
-        });
-    match given {
-        Some(g) if constant_time_eq(g.trim().as_bytes(), expected.as_bytes()) => {
-            mark_authenticated(&request);
-            next.run(request).await
-        }
-        _ => (
-            StatusCode::UNAUTHORIZED,
-            [
-                (header::WWW_AUTHENTICATE, "Bearer"),
-                (header::CONTENT_TYPE, "application/json"),
-            ],
-            "{\"error\":\"missing or wrong bearer token: send Authorization: Bearer <FARSIGHT_HTTP_TOKEN>\"}",
-        )
-            .into_response(),
-    }
-}
-
-/// Tells the request's connection that it carries a client allowed in, so
-/// that it is closed last when room is needed.
-fn mark_authenticated(request: &Request) {
-    if let Some(conn) = request.extensions().get::<Arc<Conn>>() {
-        conn.authenticated();
-    }
-}
-
-/// Compares without an early exit, so response timing does not reveal how
-/// much of a guessed token was right.
-fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
-    if a.len() != b.len() {
-        return false;
-    }
-    a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
-}
-
 /// Resolves on SIGTERM or Ctrl-C. The SIGTERM handler is installed at once,
 /// before the address is announced, so that a signal sent as soon as the
 /// server is up drains it instead of killing it outright.
@@ -241,17 +240,5 @@ fn shutdown_signal() -> impl std::future::Future<Output = ()> {
             () = ctrl_c => {},
             () = term => {},
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn token_comparison() {
-        assert!(constant_time_eq(b"abc", b"abc"));
-        assert!(!constant_time_eq(b"abc", b"abd"));
-        assert!(!constant_time_eq(b"abc", b"abcd"));
     }
 }

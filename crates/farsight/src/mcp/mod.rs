@@ -3,22 +3,34 @@
 
 use std::sync::{Arc, LazyLock};
 
+mod admission;
 mod args;
+mod auth;
+mod call_log;
 mod http;
 mod http_conns;
 mod http_serve;
+pub mod metrics;
+mod oauth;
+mod oauth_jwks;
+mod oauth_metadata;
 mod open_files;
 mod schema;
 mod stdio;
+pub mod tenant_limit;
 
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::model::{
-    CallToolResult, ContentBlock, Implementation, JsonObject, ServerCapabilities, ServerConfig,
+    CallToolResult, ContentBlock, Extensions, Implementation, JsonObject, ServerCapabilities,
+    ServerConfig,
 };
 use rmcp::{ServerHandler, tool, tool_handler, tool_router};
-use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+use tokio::sync::Semaphore;
 
+pub use auth::Tenant;
 pub use http::serve_http;
+pub use metrics::Metrics;
+pub use tenant_limit::{LocalTenantBudget, TenantBudgetStore, TenantLimits};
 pub use schema::STANDARD_FORMATS;
 pub use stdio::serve_stdio;
 
@@ -36,15 +48,6 @@ static FETCH_INPUT: LazyLock<Arc<JsonObject>> = LazyLock::new(schema::input_sche
 /// The order of `tools/list`: search first, as an agent uses them.
 const TOOL_ORDER: [&str; 2] = ["web_search", "web_fetch"];
 
-/// How long a refused call is told to wait: calls take tens of milliseconds
-/// to seconds, so a second frees a slot most of the time.
-const OVERLOADED_RETRY_MS: u64 = 1_000;
-
-/// What a refused call says, on both tools.
-const OVERLOADED_MESSAGE: &str = "farsight is serving as many calls as it is allowed to at once";
-const OVERLOADED_SUGGESTION: &str =
-    "Retry in a moment; the server's [server].max_in_flight bounds concurrent calls";
-
 /// What the model reads about `web_fetch`: when to use it and how to read
 /// on; the parameters themselves are documented in the input schema.
 const WEB_FETCH_DESCRIPTION: &str = "\
@@ -58,9 +61,6 @@ const INSTRUCTIONS: &str = "\
 farsight gives you the web: web_search (when offered) finds pages, web_fetch reads pages whose URLs you know. \
 Follow nextStartIndex only as far as you need; errors carry a suggestion.";
 
-/// The server is serving as many calls as `[server].max_in_flight` allows.
-struct Overloaded;
-
 /// The MCP server: the service behind the tools, and their router.
 #[derive(Clone)]
 pub struct FarsightMcp {
@@ -68,6 +68,10 @@ pub struct FarsightMcp {
     tool_router: ToolRouter<Self>,
     /// Calls allowed at once (HTTP); `None` means no bound (stdio, one client).
     calls: Option<Arc<Semaphore>>,
+    /// Calls a minute per tenant (HTTP, `[server].calls_per_minute`).
+    tenants: Option<TenantLimits>,
+    /// What `/metrics` shows; recorded over stdio too, where no one reads it.
+    metrics: Arc<Metrics>,
 }
 
 #[tool_router]
@@ -85,7 +89,23 @@ impl FarsightMcp {
             service,
             tool_router,
             calls: None,
+            tenants: None,
+            metrics: Arc::new(Metrics::new()),
         }
+    }
+
+    /// Bounds each tenant's calls a minute (see [`TenantLimits`]).
+    #[must_use]
+    pub fn with_tenant_limits(mut self, limits: TenantLimits) -> Self {
+        self.tenants = Some(limits);
+        self
+    }
+
+    /// Records into `metrics` (shared with `/metrics` and the cache layers).
+    #[must_use]
+    pub fn with_metrics(mut self, metrics: Arc<Metrics>) -> Self {
+        self.metrics = metrics;
+        self
     }
 
     /// Bounds the tool calls served at once; beyond `max` a call is answered
@@ -94,20 +114,6 @@ impl FarsightMcp {
     pub fn with_call_limit(mut self, max: usize) -> Self {
         self.calls = Some(Arc::new(Semaphore::new(max.max(1))));
         self
-    }
-
-    /// A permit for one call (`None` when calls are not bounded), or `Err`
-    /// when the server is serving as many calls as it may; each tool answers
-    /// that with its own `overloaded` error.
-    fn admit(&self) -> Result<Option<OwnedSemaphorePermit>, Overloaded> {
-        match &self.calls {
-            None => Ok(None),
-            Some(calls) => calls
-                .clone()
-                .try_acquire_owned()
-                .map(Some)
-                .map_err(|_| Overloaded),
-        }
     }
 
     /// The service behind the tools.
@@ -128,28 +134,35 @@ impl FarsightMcp {
             open_world_hint = true
         )
     )]
-    async fn web_search(&self, arguments: JsonObject) -> CallToolResult {
+    async fn web_search(&self, arguments: JsonObject, extensions: Extensions) -> CallToolResult {
+        let record = call_log::CallRecord::start("web_search", &self.metrics);
         let request: SearchRequest = match args::read_args(&arguments, &SEARCH_INPUT) {
             Ok(r) => r,
             Err(e) => {
+                record.finish(&call_log::refused(ErrorKind::InvalidArgument));
                 let refused = SearchError::new(ErrorKind::InvalidArgument, e.message)
                     .with_query(text_arg(&arguments, "query"))
                     .with_suggestion("Fix that argument and call web_search again.");
                 return tool_result(&refused, true, |_| String::new());
             }
         };
-        let Ok(_permit) = self.admit() else {
-            let refused = SearchError::new(ErrorKind::Overloaded, OVERLOADED_MESSAGE)
-                .with_query(request.query.clone())
-                .with_retry_after_ms(Some(OVERLOADED_RETRY_MS))
-                .with_suggestion(OVERLOADED_SUGGESTION);
-            return tool_result(&refused, true, |_| String::new());
+        let _permit = match self.admit(&extensions).await {
+            Ok(permit) => permit,
+            Err(r) => {
+                record.finish(&call_log::refused(r.kind));
+                let refused = SearchError::new(r.kind, r.message)
+                    .with_query(request.query.clone())
+                    .with_retry_after_ms(Some(r.retry_after_ms))
+                    .with_suggestion(r.suggestion);
+                return tool_result(&refused, true, |_| String::new());
+            }
         };
-        match self
+        let answer = self
             .service
             .web_search(&request, CallOptions::default())
-            .await
-        {
+            .await;
+        record.finish(&call_log::searched(&answer, &self.metrics));
+        match answer {
             Ok(answer) => tool_result(&answer, false, render_search_text),
             Err(error) => tool_result(&error, true, |_| String::new()),
         }
@@ -168,10 +181,12 @@ impl FarsightMcp {
             open_world_hint = true
         )
     )]
-    async fn web_fetch(&self, arguments: JsonObject) -> CallToolResult {
+    async fn web_fetch(&self, arguments: JsonObject, extensions: Extensions) -> CallToolResult {
+        let record = call_log::CallRecord::start("web_fetch", &self.metrics);
         let request: FetchRequest = match args::read_args(&arguments, &FETCH_INPUT) {
             Ok(r) => r,
             Err(e) => {
+                record.finish(&call_log::refused(ErrorKind::InvalidArgument));
                 let refused = FetchResponse::error(
                     text_arg(&arguments, "url"),
                     ErrorKind::InvalidArgument,
@@ -181,34 +196,38 @@ impl FarsightMcp {
                 return tool_result(&refused, true, |_| String::new());
             }
         };
-        let Ok(_permit) = self.admit() else {
-            let refused = FetchResponse {
-                retry_after_ms: Some(OVERLOADED_RETRY_MS),
-                ..FetchResponse::error(
-                    request.url.clone(),
-                    ErrorKind::Overloaded,
-                    OVERLOADED_MESSAGE,
-                    OVERLOADED_SUGGESTION,
-                )
-            };
-            return tool_result(&refused, true, |_| String::new());
+        let _permit = match self.admit(&extensions).await {
+            Ok(permit) => permit,
+            Err(r) => {
+                record.finish(&call_log::refused(r.kind));
+                let refused = FetchResponse {
+                    retry_after_ms: Some(r.retry_after_ms),
+                    ..FetchResponse::error(request.url.clone(), r.kind, r.message, r.suggestion)
+                };
+                return tool_result(&refused, true, |_| String::new());
+            }
         };
         if request.urls.is_empty() && !request.url.trim().is_empty() {
             let answer = self
                 .service
                 .web_fetch(&request, CallOptions::default())
                 .await;
+            record.finish(&call_log::fetched(&answer));
             return tool_result(&answer, answer.is_error(), |a| {
                 render::fetch_text(a, "startIndex =")
             });
         }
         // `urls`, or a call that names no page or both: the service reads
         // the pages or refuses the call.
-        match self
+        let answers = self
             .service
             .web_fetch_many(&request, CallOptions::default())
-            .await
-        {
+            .await;
+        record.finish(&match &answers {
+            Ok(a) => call_log::fetched_many(a),
+            Err(refused) => call_log::fetched(refused),
+        });
+        match answers {
             Ok(answers) => tool_result(&answers, answers.is_error(), |a: &FetchManyResponse| {
                 render::fetch_many_text(a, |page| format!("url = {} and startIndex =", page.url))
             }),

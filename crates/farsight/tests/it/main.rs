@@ -15,6 +15,8 @@ mod markdown_source;
 mod mcp_http;
 mod mcp_schemas;
 mod mcp_stdio;
+mod oauth;
+mod operations;
 mod proxy;
 mod render;
 mod search;

@@ -16,6 +16,8 @@ use crate::support::{PageServer, write_config};
 pub struct HttpServer {
     pub base: String,
     child: tokio::process::Child,
+    /// Every line the server wrote to stderr so far.
+    stderr: std::sync::Arc<std::sync::Mutex<Vec<String>>>,
     _dir: tempfile::TempDir,
 }
 
@@ -96,10 +98,17 @@ impl HttpServer {
         .await
         .unwrap();
         // Keep draining stderr so the child never blocks on a full pipe.
-        tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
+        let stderr = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let kept = stderr.clone();
+        tokio::spawn(async move {
+            while let Ok(Some(line)) = lines.next_line().await {
+                kept.lock().unwrap().push(line);
+            }
+        });
         HttpServer {
             base,
             child,
+            stderr,
             _dir: dir,
         }
     }
@@ -120,6 +129,26 @@ impl HttpServer {
             .await
             .ok()
             .map(Result::unwrap)
+    }
+
+    /// The stderr lines written so far that `keep` accepts, waiting up to
+    /// ten seconds for the first one (a line is written as a call ends).
+    pub async fn stderr_lines(&self, keep: impl Fn(&str) -> bool) -> Vec<String> {
+        for _ in 0..100 {
+            let found: Vec<String> = self
+                .stderr
+                .lock()
+                .unwrap()
+                .iter()
+                .filter(|l| keep(l))
+                .cloned()
+                .collect();
+            if !found.is_empty() {
+                return found;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        Vec::new()
     }
 
     pub fn mcp_url(&self) -> String {
