@@ -18,8 +18,8 @@ use anyhow::{Context, bail};
 pub use farsight_search::ProviderSettings;
 pub use load::{ConfigSource, default_config_path, load};
 pub use provider_vars::{ProviderField, missing_settings};
-pub use server_ops::{LogFormat, OAuthConfig, RawOAuth};
 pub use raw::{RawCache, RawConfig, RawFetch, RawRender, RawSearch, RawServer};
+pub use server_ops::{LogFormat, OAuthConfig, RawOAuth};
 
 use crate::service::RenderMode;
 
@@ -659,5 +659,30 @@ mod tests {
         }
         let raw = RawConfig::from_toml("[server]\ntoken = \"s3cret-token\"\n").unwrap();
         assert!(Config::resolve(raw).is_ok());
+    }
+
+    #[test]
+    fn server_operations_settings_and_oauth_beside_a_token_is_refused() {
+        let oauth = "[server.oauth]\nissuer = \"https://auth.example.com\"\n\
+                     resource = \"https://farsight.example.com/mcp\"\n";
+        let raw = RawConfig::from_toml(&format!(
+            "[server]\ncalls_per_minute = 30\nmetrics = true\nlog_format = \"json\"\n{oauth}"
+        ))
+        .unwrap();
+        let s = Config::resolve(raw).unwrap().server;
+        assert_eq!(s.calls_per_minute, Some(30));
+        assert_eq!(s.metrics, Some(true));
+        assert_eq!(s.log_format, LogFormat::Json);
+        assert_eq!(
+            s.oauth.unwrap().audience,
+            "https://farsight.example.com/mcp"
+        );
+        let raw =
+            RawConfig::from_toml(&format!("[server]\ntoken = \"t0ken-value\"\n{oauth}")).unwrap();
+        let err = format!("{:#}", Config::resolve(raw).unwrap_err());
+        assert!(err.contains("not both"), "{err}");
+        let raw = RawConfig::from_toml("[server]\ncalls_per_minute = 0\n").unwrap();
+        let err = format!("{:#}", Config::resolve(raw).unwrap_err());
+        assert!(err.contains("server.calls_per_minute"), "{err}");
     }
 }

@@ -46,20 +46,22 @@ impl FarsightMcp {
                         limits.per_minute()
                     ),
                     suggestion: TENANT_SUGGESTION,
-                    retry_after_ms: u64::try_from(wait.as_millis())
-                        .unwrap_or(u64::MAX)
-                        .max(1),
+                    retry_after_ms: u64::try_from(wait.as_millis()).unwrap_or(u64::MAX).max(1),
                 });
             }
         }
         match &self.calls {
             None => Ok(None),
-            Some(calls) => calls.clone().try_acquire_owned().map(Some).map_err(|_| Refusal {
-                kind: ErrorKind::Overloaded,
-                message: OVERLOADED_MESSAGE.to_owned(),
-                suggestion: OVERLOADED_SUGGESTION,
-                retry_after_ms: OVERLOADED_RETRY_MS,
-            }),
+            Some(calls) => calls
+                .clone()
+                .try_acquire_owned()
+                .map(Some)
+                .map_err(|_| Refusal {
+                    kind: ErrorKind::Overloaded,
+                    message: OVERLOADED_MESSAGE.to_owned(),
+                    suggestion: OVERLOADED_SUGGESTION,
+                    retry_after_ms: OVERLOADED_RETRY_MS,
+                }),
         }
     }
 }

@@ -26,8 +26,8 @@ pub enum Gate {
     Token(Arc<str>),
     /// Requests carrying a valid access token of the issuer.
     OAuth {
-        /// Checks the tokens.
-        verifier: Verifier,
+        /// Checks the tokens (boxed: it holds a whole HTTP client).
+        verifier: Box<Verifier>,
         /// Where this server's protected-resource metadata is (RFC 9728),
         /// named in every 401.
         metadata_url: String,

@@ -43,8 +43,7 @@ impl CallRecord {
     /// Records the call's end: metrics, then the log line.
     pub fn finish(self, outcome: &Outcome) {
         let took = self.started.elapsed();
-        self.metrics
-            .call_answered(self.tool, &outcome.label, took);
+        self.metrics.call_answered(self.tool, &outcome.label, took);
         let duration_ms = u64::try_from(took.as_millis()).unwrap_or(u64::MAX);
         tracing::info!(
             target: CALL_TARGET,

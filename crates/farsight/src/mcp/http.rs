@@ -21,12 +21,12 @@ use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 use super::FarsightMcp;
 use super::auth::{self, Gate};
 use super::http_conns::Timeouts;
+use super::http_serve::{self, Limits};
 use super::metrics::{self, Metrics};
 use super::oauth::Verifier;
 use super::oauth_metadata;
-use super::tenant_limit::TenantLimits;
-use super::http_serve::{self, Limits};
 use super::open_files;
+use super::tenant_limit::TenantLimits;
 use crate::cli::UsageError;
 use crate::config::ServerConfig;
 use crate::service::Service;
@@ -100,7 +100,7 @@ fn router(
         || (!local.ip().is_loopback() && settings.allowed_hosts.is_empty())
     {
         // Host checks protect a token-less local server from DNS rebinding; a
-        // non-loopback server always has a token, which covers that.
+        // non-loopback server always has a token or OAuth, which covers that.
         config.disable_allowed_hosts()
     } else {
         let mut hosts = vec![
@@ -143,7 +143,12 @@ fn router(
             "/metrics",
             get(move || {
                 let metrics = metrics.clone();
-                async move { ([(header::CONTENT_TYPE, metrics::CONTENT_TYPE)], metrics.encode()) }
+                async move {
+                    (
+                        [(header::CONTENT_TYPE, metrics::CONTENT_TYPE)],
+                        metrics.encode(),
+                    )
+                }
             }),
         );
     }
@@ -159,7 +164,7 @@ fn router(
 fn gate(service: &Service, settings: &ServerConfig) -> anyhow::Result<Gate> {
     if let Some(oauth) = &settings.oauth {
         return Ok(Gate::OAuth {
-            verifier: Verifier::new(oauth, &service.config().fetch)?,
+            verifier: Box::new(Verifier::new(oauth, &service.config().fetch)?),
             metadata_url: oauth_metadata::metadata_url(&oauth.resource),
         });
     }

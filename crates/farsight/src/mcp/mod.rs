@@ -30,9 +30,9 @@ use tokio::sync::Semaphore;
 pub use auth::Tenant;
 pub use http::serve_http;
 pub use metrics::Metrics;
-pub use tenant_limit::{LocalTenantBudget, TenantBudgetStore, TenantLimits};
 pub use schema::STANDARD_FORMATS;
 pub use stdio::serve_stdio;
+pub use tenant_limit::{LocalTenantBudget, TenantBudgetStore, TenantLimits};
 
 use crate::context::{WEB_SEARCH_DESCRIPTION, render_search_text};
 use crate::render;

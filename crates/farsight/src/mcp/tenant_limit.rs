@@ -103,7 +103,10 @@ mod tests {
         assert!(limits.take("sub:alice").await.is_ok());
         let wait = limits.take("sub:alice").await.unwrap_err();
         // One call every 30 s: the next one is at most that far away.
-        assert!(wait > Duration::ZERO && wait <= Duration::from_secs(30), "{wait:?}");
+        assert!(
+            wait > Duration::ZERO && wait <= Duration::from_secs(30),
+            "{wait:?}"
+        );
         assert!(limits.take("sub:bob").await.is_ok());
     }
 }

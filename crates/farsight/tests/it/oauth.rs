@@ -209,7 +209,10 @@ async fn a_rotated_key_is_fetched_when_a_token_names_it() {
         .iter()
         .filter(|r| r.url.path() == "/jwks")
         .count();
-    assert_eq!(jwks_fetches, 1, "the keys were fetched again after the reset");
+    assert_eq!(
+        jwks_fetches, 1,
+        "the keys were fetched again after the reset"
+    );
 }
 
 #[tokio::test]

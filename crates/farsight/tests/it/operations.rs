@@ -41,7 +41,10 @@ async fn metrics_count_a_call_on_loopback_and_can_be_turned_off() {
     let (status, before) = metrics(&server).await;
     assert_eq!(status, 200);
     assert!(before.contains("farsight_calls_in_flight 0"), "{before}");
-    assert!(before.contains("farsight_redis_state{state=\"disabled\"} 1"), "{before}");
+    assert!(
+        before.contains("farsight_redis_state{state=\"disabled\"} 1"),
+        "{before}"
+    );
     assert!(!before.contains("farsight_tool_calls_total{"), "{before}");
 
     let answer = fetch_once(&server, None, &pages.url("/article")).await;
@@ -77,14 +80,16 @@ async fn a_json_log_line_per_call_without_the_token_or_the_query() {
     assert!(line["duration_ms"].is_u64(), "{line}");
     let all = server.stderr_lines(|_| true).await.join("\n");
     assert!(!all.contains(TOKEN), "the token is logged:\n{all}");
-    assert!(!all.contains("secret-query"), "the URL's query is logged:\n{all}");
+    assert!(
+        !all.contains("secret-query"),
+        "the URL's query is logged:\n{all}"
+    );
 }
 
 #[tokio::test]
 async fn the_static_token_has_its_calls_per_minute() {
     let pages = PageServer::start().await;
-    let server =
-        HttpServer::start(Some(TOKEN), &[("FARSIGHT_HTTP_CALLS_PER_MINUTE", "1")]).await;
+    let server = HttpServer::start(Some(TOKEN), &[("FARSIGHT_HTTP_CALLS_PER_MINUTE", "1")]).await;
     let first = fetch_once(&server, Some(TOKEN), &pages.url("/short")).await;
     assert_eq!(first["status"], "success", "{first}");
     let second = fetch_once(&server, Some(TOKEN), &pages.url("/short")).await;
@@ -119,9 +124,17 @@ fn server_json_names_the_cargo_package_at_cargos_version() {
         "{name}"
     );
     let description = doc["description"].as_str().unwrap();
-    assert!((1..=100).contains(&description.chars().count()), "{description}");
+    assert!(
+        (1..=100).contains(&description.chars().count()),
+        "{description}"
+    );
     assert_eq!(doc["version"], version);
-    assert!(doc["$schema"].as_str().unwrap().ends_with("/server.schema.json"));
+    assert!(
+        doc["$schema"]
+            .as_str()
+            .unwrap()
+            .ends_with("/server.schema.json")
+    );
     let package = &doc["packages"][0];
     for field in ["registryType", "identifier", "version", "transport"] {
         assert!(!package[field].is_null(), "packages[0].{field} is missing");
