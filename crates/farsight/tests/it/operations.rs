@@ -149,3 +149,43 @@ fn server_json_names_the_cargo_package_at_cargos_version() {
         "https://github.com/farsight-dev/farsight"
     );
 }
+
+#[tokio::test]
+async fn metrics_count_each_provider_attempt_by_outcome() {
+    use crate::search_support::{brave, searxng, searxng_body};
+    let failing = brave(401, serde_json::json!({"error": "bad key"})).await;
+    let answering = searxng(
+        200,
+        searxng_body(&[("Lighthouses", "https://example.com/l", "About lighthouses")]),
+    )
+    .await;
+    let extra = format!(
+        "\n[search]\nprovider = \"brave\"\nfallbacks = [\"searxng\"]\n\
+         \n[providers.brave]\napi_key = \"test\"\nbase_url = {:?}\n\
+         \n[providers.searxng]\nbase_url = {:?}\n",
+        failing.uri(),
+        answering.uri()
+    );
+    let server = HttpServer::start_with_config(None, &[], &extra).await;
+    let client = ClientConfig::default()
+        .serve(transport(&server.mcp_url(), None, &[]))
+        .await
+        .unwrap();
+    let answer = client
+        .call_tool(
+            CallToolRequestParams::new("web_search")
+                .with_arguments(args(serde_json::json!({"query": "lighthouses"}))),
+        )
+        .await
+        .unwrap();
+    let _ = client.cancel().await;
+    assert_eq!(answer.is_error, Some(false), "{answer:?}");
+    let (_, text) = metrics(&server).await;
+    for line in [
+        "farsight_provider_attempts_total{provider=\"brave\",outcome=\"authenticationFailed\"} 1",
+        "farsight_provider_attempts_total{provider=\"searxng\",outcome=\"ok\"} 1",
+        "farsight_tool_calls_total{tool=\"web_search\",outcome=\"success\"} 1",
+    ] {
+        assert!(text.contains(line), "{line} not in:\n{text}");
+    }
+}
