@@ -19,8 +19,12 @@ const MAX_DOCUMENT_BYTES: u64 = 1024 * 1024;
 /// The keys, and when they were last fetched.
 struct Held {
     keys: Option<JwkSet>,
-    /// The last fetch attempt, successful or not.
+    /// When `keys` were fetched.
     fetched_at: Option<Instant>,
+    /// The last fetch attempt, successful or not: attempts are at least
+    /// `refresh` apart, so an issuer that is down, or a stream of tokens
+    /// naming unknown keys, costs it one request per `refresh`.
+    tried_at: Option<Instant>,
     /// `jwks_url`, or the `jwks_uri` found in the issuer's metadata.
     jwks_url: Option<String>,
 }
@@ -78,6 +82,7 @@ impl Jwks {
             held: Mutex::new(Held {
                 keys: None,
                 fetched_at: None,
+                tried_at: None,
                 jwks_url: oauth.jwks_url.clone(),
             }),
         })
@@ -87,18 +92,15 @@ impl Jwks {
     pub async fn key(&self, kid: Option<&str>, alg: Algorithm) -> Result<DecodingKey, KeyError> {
         let mut held = self.held.lock().await;
         let stale = held.fetched_at.is_none_or(|at| at.elapsed() >= self.ttl);
-        if held.keys.is_none() || stale {
+        if stale && self.may_try(&held) {
             self.fetch_into(&mut held).await;
         }
         if let Some(key) = held.keys.as_ref().and_then(|k| pick(k, kid, alg)) {
             return key;
         }
         // A key we do not know: the issuer may have rotated. Fetch again,
-        // unless that was done a moment ago.
-        let recent = held
-            .fetched_at
-            .is_some_and(|at| at.elapsed() < self.refresh);
-        if !recent {
+        // unless that was tried a moment ago.
+        if self.may_try(&held) {
             self.fetch_into(&mut held).await;
         }
         match held.keys.as_ref() {
@@ -109,15 +111,21 @@ impl Jwks {
         }
     }
 
+    /// Whether a fetch may be tried now: none was tried within `refresh`.
+    fn may_try(&self, held: &Held) -> bool {
+        held.tried_at.is_none_or(|at| at.elapsed() >= self.refresh)
+    }
+
     /// Fetches the keys into `held`; on failure the old keys stay (an issuer
     /// briefly down does not lock everyone out) and the failure is logged.
     async fn fetch_into(&self, held: &mut Held) {
-        held.fetched_at = Some(Instant::now());
+        held.tried_at = Some(Instant::now());
         match self.fetch(held.jwks_url.clone()).await {
             Ok((url, keys)) => {
                 tracing::debug!(keys = keys.keys.len(), "fetched the OAuth issuer's keys");
                 held.jwks_url = Some(url);
                 held.keys = Some(keys);
+                held.fetched_at = held.tried_at;
             }
             Err(e) => tracing::warn!("cannot fetch the OAuth issuer's keys: {e:#}"),
         }

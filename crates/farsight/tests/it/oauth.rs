@@ -256,3 +256,52 @@ async fn each_subject_has_its_own_calls_per_minute() {
     let bob = call(mint(&k1, "k1", &claims(&iss, "bob"))).await;
     assert_eq!(bob.is_error, Some(false), "{bob:?}");
 }
+
+#[tokio::test]
+async fn an_issuer_without_keys_yet_refuses_tokens_until_it_publishes_them() {
+    let issuer = MockServer::start().await;
+    let server = oauth_server(&issuer, "").await;
+    let k1 = key("k1");
+    let token = mint(&k1, "k1", &claims(&issuer.uri(), "alice"));
+    // Nothing published: the token cannot be checked, and says so.
+    let (status, challenge) = initialize(&server, Some(&token)).await;
+    assert_eq!(status, 401);
+    assert!(challenge.contains("cannot be checked now"), "{challenge}");
+    publish(&issuer, &[&k1]).await;
+    assert_eq!(initialize(&server, Some(&token)).await.0, 200);
+}
+
+#[tokio::test]
+async fn unknown_key_ids_fetch_the_keys_at_most_once_per_refresh_interval() {
+    let issuer = MockServer::start().await;
+    let k1 = key("k1");
+    publish(&issuer, &[&k1]).await;
+    let server = HttpServer::start_with_config(
+        None,
+        &[],
+        &format!(
+            "\n[server.oauth]\nissuer = {:?}\nresource = {RESOURCE:?}\njwks_refresh_seconds = 3600\n",
+            issuer.uri()
+        ),
+    )
+    .await;
+    let iss = issuer.uri();
+    assert_eq!(
+        initialize(&server, Some(&mint(&k1, "k1", &claims(&iss, "alice"))))
+            .await
+            .0,
+        200
+    );
+    for kid in ["forged-1", "forged-2", "forged-3"] {
+        let token = mint(&key(kid), kid, &claims(&iss, "mallory"));
+        assert_eq!(initialize(&server, Some(&token)).await.0, 401, "{kid}");
+    }
+    let jwks_fetches = issuer
+        .received_requests()
+        .await
+        .unwrap()
+        .iter()
+        .filter(|r| r.url.path() == "/jwks")
+        .count();
+    assert_eq!(jwks_fetches, 1, "forged kids fetched the keys again");
+}
