@@ -1,11 +1,13 @@
-//! A two-level cache of byte values: memory (moka) in front of one SQLite file
-//! on disk that every farsight process on the machine shares (see
-//! `cache_store.rs`). Pages are cached under namespace `"page"`, extracted
-//! documents under `"document"`, search answers under `"search"`.
+//! A layered cache of byte values: memory (moka) first, then Redis when one
+//! is configured (shared by every instance, see `cache_shared.rs`), then one
+//! SQLite file on disk that every farsight process on the machine shares
+//! (see `cache_store.rs`). Pages are cached under namespace `"page"`,
+//! extracted documents under `"document"`, search answers under `"search"`.
 //!
 //! The cache never fails a caller: an unreadable, corrupt or expired entry is a
 //! miss, a failed write is logged (once), and a store that cannot be opened (a
 //! read-only disk, a foreign file) leaves a memory-only cache and a warning.
+//! Redis down or slow is skipped within its short timeouts (`redis_link.rs`).
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -13,6 +15,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::cache_error::CacheError;
+use crate::cache_shared;
+use crate::redis_link::RedisLink;
 use crate::cache_store::{self, CacheInfo, Cleared, DEFAULT_MAX_DISK_BYTES, Store, now_ms};
 
 /// Memory budget of the in-memory level. Pages are capped at a few MiB each,
@@ -29,6 +33,8 @@ const PURGE_EVERY: u64 = 128;
 #[derive(Clone)]
 pub struct Cache {
     inner: Option<Arc<Inner>>,
+    /// The shared level, between memory and disk.
+    redis: Option<RedisLink>,
 }
 
 struct Inner {
@@ -69,7 +75,10 @@ impl std::fmt::Debug for Cache {
             Some(i) if i.disk.is_some() => "memory+disk",
             Some(_) => "memory",
         };
-        f.debug_struct("Cache").field("mode", &mode).finish()
+        f.debug_struct("Cache")
+            .field("mode", &mode)
+            .field("redis", &self.redis)
+            .finish()
     }
 }
 
@@ -128,7 +137,33 @@ impl Cache {
 
     /// No cache: every `get` misses, every `put` is dropped.
     pub fn disabled() -> Cache {
-        Cache { inner: None }
+        Cache {
+            inner: None,
+            redis: None,
+        }
+    }
+
+    /// This cache with Redis between memory and disk: entries are shared by
+    /// every instance using that Redis. A disabled cache stays disabled.
+    #[must_use]
+    pub fn with_redis(mut self, link: RedisLink) -> Cache {
+        if self.inner.is_some() {
+            self.redis = Some(link);
+        }
+        self
+    }
+
+    /// The Redis level, when there is one.
+    #[must_use]
+    pub fn redis(&self) -> Option<&RedisLink> {
+        self.redis.as_ref()
+    }
+
+    /// The Redis key that holds `namespace`/`key` (for operators and tests):
+    /// `farsight:v{FORMAT}:{namespace}:{sha256 of key}`.
+    #[must_use]
+    pub fn redis_key(namespace: &str, key: &str) -> String {
+        cache_shared::key(namespace, key)
     }
 
     /// The file the on-disk level keeps in `dir`.
@@ -194,11 +229,13 @@ impl Cache {
                 writes: AtomicU64::new(0),
                 warned: AtomicBool::new(false),
             })),
+            redis: None,
         }
     }
 
     /// The value stored under `namespace`/`key`, if present and not expired.
-    /// Looks in memory, then on disk (where another process may have put it).
+    /// Looks in memory, then in Redis (where another instance may have put
+    /// it), then on disk (where another process may have put it).
     pub async fn get(&self, namespace: &str, key: &str) -> Option<Vec<u8>> {
         let inner = self.inner.as_ref()?;
         let k = compose(namespace, key);
@@ -206,6 +243,17 @@ impl Cache {
             && e.expires_at > Instant::now()
         {
             return Some(e.value.as_ref().clone());
+        }
+        if let Some(link) = &self.redis
+            && let Some((value, left)) = cache_shared::get(link, namespace, key).await
+        {
+            let entry = Entry {
+                value: Arc::new(value),
+                expires_at: Instant::now() + left,
+            };
+            let out = entry.value.as_ref().clone();
+            inner.memory.insert(k, entry).await;
+            return Some(out);
         }
         let store = Arc::clone(inner.disk.as_ref()?);
         let (ns, key) = (namespace.to_owned(), key.to_owned());
@@ -225,9 +273,10 @@ impl Cache {
         Some(out)
     }
 
-    /// Stores `value` under `namespace`/`key` for `ttl`, in memory and on
-    /// disk. Returns once the value is on disk, so a process that ends right
-    /// after loses nothing. Failures to write to disk are logged, not returned.
+    /// Stores `value` under `namespace`/`key` for `ttl`, in memory, in Redis
+    /// (unless larger than 8 MiB) and on disk. Returns once the value is in
+    /// Redis and on disk, so another instance reads it at once and a process
+    /// that ends right after loses nothing. Failures are logged, not returned.
     pub async fn put(&self, namespace: &str, key: &str, value: Vec<u8>, ttl: Duration) {
         let Some(inner) = self.inner.as_ref() else {
             return;
@@ -246,6 +295,9 @@ impl Cache {
                 },
             )
             .await;
+        if let Some(link) = &self.redis {
+            cache_shared::put(link, namespace, key, &value, ttl).await;
+        }
         let Some(store) = inner.disk.as_ref().map(Arc::clone) else {
             return;
         };

@@ -103,6 +103,7 @@ fn router(service: Service, settings: &ServerConfig, local: SocketAddr) -> (Rout
         let token = config.cancellation_token.clone();
         move || token.cancel()
     }));
+    let redis_health = service.redis_health();
     let mcp = FarsightMcp::new(service).with_call_limit(settings.max_in_flight);
     let mcp_service = StreamableHttpService::new(
         move || Ok(mcp.clone()),
@@ -114,7 +115,7 @@ fn router(service: Service, settings: &ServerConfig, local: SocketAddr) -> (Rout
         .nest_service("/mcp", mcp_service)
         .layer(middleware::from_fn_with_state(token, require_token))
         .layer(middleware::from_fn(one_origin))
-        .route("/healthz", get(healthz));
+        .route("/healthz", get(move || healthz(redis_health.clone())));
     (app, cancel)
 }
 
@@ -137,11 +138,17 @@ fn allowed_origins(settings: &ServerConfig) -> Vec<String> {
     origins
 }
 
-async fn healthz() -> impl IntoResponse {
-    (
-        [(header::CONTENT_TYPE, "application/json")],
-        "{\"status\":\"ok\"}",
-    )
+/// `ok`, or `degraded` with the reason while the shared Redis is unavailable.
+/// 200 either way: a degraded instance still answers every call (from its
+/// local cache and budgets), so a load balancer should keep sending to it.
+async fn healthz(redis: Option<farsight_net::RedisHealth>) -> impl IntoResponse {
+    let body = match redis.map(|h| h.status()) {
+        None | Some(farsight_net::RedisStatus::Up) => serde_json::json!({"status": "ok"}),
+        Some(farsight_net::RedisStatus::Degraded { reason }) => {
+            serde_json::json!({"status": "degraded", "reason": reason})
+        }
+    };
+    ([(header::CONTENT_TYPE, "application/json")], body.to_string())
 }
 
 /// Refuses a request that carries several different `Origin` headers: the
