@@ -19,6 +19,7 @@ use redis::aio::{ConnectionManager, ConnectionManagerConfig};
 use redis::{FromRedisValue, RedisError};
 
 use crate::error::{Error, ErrorKind};
+use crate::tls::TlsTrust;
 
 /// Connecting (TCP, TLS and AUTH) may take this long.
 const CONNECT_TIMEOUT: Duration = Duration::from_millis(250);
@@ -114,8 +115,24 @@ impl RedisLink {
     ///
     /// An [`ErrorKind::InvalidConfig`] error when the URL is not a Redis URL.
     pub fn open(url: &str) -> Result<RedisLink, Error> {
+        Self::build(url, None)
+    }
+
+    /// Like [`RedisLink::open`], with `rediss://` also trusting the extra CA
+    /// file of `trust` (`[fetch].ca_file` or `SSL_CERT_FILE`), beside the
+    /// system store. The compiled-in webpki roots are not used for Redis:
+    /// redis-rs takes trusted CAs as PEM, not farsight's rustls settings.
+    ///
+    /// # Errors
+    ///
+    /// As [`RedisLink::open`].
+    pub fn open_trusting(url: &str, trust: &TlsTrust) -> Result<RedisLink, Error> {
+        Self::build(url, trust.pem_bundle())
+    }
+
+    fn build(url: &str, roots_pem: Option<&[u8]>) -> Result<RedisLink, Error> {
         let shown = redact_redis_url(url);
-        let client = redis::Client::open(url).map_err(|e| {
+        let bad_url = |e: RedisError| {
             Error::new(
                 ErrorKind::InvalidConfig,
                 format!("[cache].redis_url {shown} is not a Redis URL: {e}"),
@@ -123,7 +140,18 @@ impl RedisLink {
             .with_suggestion(
                 "Write redis://[:password@]host:6379[/db], or rediss://... for TLS (REDIS_URL or [cache].redis_url).",
             )
-        })?;
+        };
+        let client = match roots_pem {
+            Some(pem) if url.starts_with("rediss:") => redis::Client::build_with_tls(
+                url,
+                redis::TlsCertificates {
+                    client_tls: None,
+                    root_cert: Some(pem.to_vec()),
+                },
+            ),
+            _ => redis::Client::open(url),
+        }
+        .map_err(bad_url)?;
         let link = RedisLink {
             inner: Arc::new(LinkInner {
                 client,

@@ -12,6 +12,9 @@ use std::time::{Duration, Instant};
 pub struct RedisServer {
     port: u16,
     password: Option<String>,
+    /// Serves TLS only (`rediss://`) with the certificate and key files
+    /// written in `dir`.
+    tls: bool,
     dir: PathBuf,
     child: Option<Child>,
 }
@@ -34,7 +37,24 @@ impl RedisServer {
         Self::start_inner(test, Some(password.to_owned()))
     }
 
+    /// Like [`RedisServer::start`], serving only TLS with `cert_pem` and
+    /// `key_pem` (its chain up to `ca_pem`); clients are not asked for a
+    /// certificate.
+    #[must_use]
+    pub fn start_tls(test: &str, ca_pem: &str, cert_pem: &str, key_pem: &str) -> Option<RedisServer> {
+        let files = [("ca.pem", ca_pem), ("cert.pem", cert_pem), ("key.pem", key_pem)];
+        Self::start_inner_with(test, None, &files)
+    }
+
     fn start_inner(test: &str, password: Option<String>) -> Option<RedisServer> {
+        Self::start_inner_with(test, password, &[])
+    }
+
+    fn start_inner_with(
+        test: &str,
+        password: Option<String>,
+        tls_files: &[(&str, &str)],
+    ) -> Option<RedisServer> {
         let installed = Command::new("redis-server")
             .arg("--version")
             .stdout(Stdio::null())
@@ -51,9 +71,13 @@ impl RedisServer {
             .port();
         let dir = std::env::temp_dir().join(format!("farsight-redis-{}-{port}", std::process::id()));
         std::fs::create_dir_all(&dir).expect("a directory for redis-server");
+        for (name, pem) in tls_files {
+            std::fs::write(dir.join(name), pem).expect("the TLS files of redis-server");
+        }
         let mut server = RedisServer {
             port,
             password,
+            tls: !tls_files.is_empty(),
             dir,
             child: None,
         };
@@ -61,19 +85,24 @@ impl RedisServer {
         Some(server)
     }
 
-    /// `redis://127.0.0.1:port`, with the password when there is one.
+    /// `redis://127.0.0.1:port` (`rediss://` for TLS), with the password
+    /// when there is one.
     #[must_use]
     pub fn url(&self) -> String {
         match &self.password {
-            Some(p) => format!("redis://:{p}@127.0.0.1:{}", self.port),
+            Some(p) => format!("{}://:{p}@127.0.0.1:{}", self.scheme(), self.port),
             None => self.url_without_password(),
         }
     }
 
-    /// `redis://127.0.0.1:port`, never with a password.
+    /// `redis://127.0.0.1:port` (`rediss://` for TLS), never with a password.
     #[must_use]
     pub fn url_without_password(&self) -> String {
-        format!("redis://127.0.0.1:{}", self.port)
+        format!("{}://127.0.0.1:{}", self.scheme(), self.port)
+    }
+
+    fn scheme(&self) -> &'static str {
+        if self.tls { "rediss" } else { "redis" }
     }
 
     /// The port it listens on.
@@ -99,8 +128,17 @@ impl RedisServer {
     pub fn start_again(&mut self) {
         self.stop();
         let mut cmd = Command::new("redis-server");
-        cmd.args(["--port", &self.port.to_string()])
-            .args(["--bind", "127.0.0.1"])
+        if self.tls {
+            let file = |name: &str| self.dir.join(name).display().to_string();
+            cmd.args(["--port", "0", "--tls-port", &self.port.to_string()])
+                .args(["--tls-cert-file", &file("cert.pem")])
+                .args(["--tls-key-file", &file("key.pem")])
+                .args(["--tls-ca-cert-file", &file("ca.pem")])
+                .args(["--tls-auth-clients", "no"]);
+        } else {
+            cmd.args(["--port", &self.port.to_string()]);
+        }
+        cmd.args(["--bind", "127.0.0.1"])
             .args(["--save", ""])
             .args(["--appendonly", "no"])
             .args(["--loglevel", "warning"])

@@ -6,7 +6,8 @@
 use std::time::{Duration, Instant};
 
 use farsight_net::testing::RedisServer;
-use farsight_net::{Cache, GcraVerdict, RedisLink, RedisStatus};
+use farsight_net::{Cache, GcraVerdict, RedisLink, RedisStatus, TlsTrust};
+use rcgen::{BasicConstraints, CertificateParams, IsCa, KeyPair};
 
 const TTL: Duration = Duration::from_secs(600);
 
@@ -222,4 +223,51 @@ async fn a_password_in_the_url_works_and_none_fails_clearly() {
 
     let wrong = RedisLink::open(&server.url().replace("s3cret-pass", "wrong")).unwrap();
     assert!(!wrong.ping().await);
+}
+
+/// A fresh CA and a certificate it signed for 127.0.0.1: (CA, cert, key), PEM.
+fn certificates() -> (String, String, String) {
+    let ca_key = KeyPair::generate().unwrap();
+    let mut ca_params = CertificateParams::new(Vec::<String>::new()).unwrap();
+    ca_params.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
+    let ca = ca_params.self_signed(&ca_key).unwrap();
+    let leaf_key = KeyPair::generate().unwrap();
+    let leaf_params = CertificateParams::new(vec!["127.0.0.1".to_owned()]).unwrap();
+    let issuer = rcgen::Issuer::from_params(&ca_params, &ca_key);
+    let leaf = leaf_params.signed_by(&leaf_key, &issuer).unwrap();
+    (ca.pem(), leaf.pem(), leaf_key.serialize_pem())
+}
+
+#[tokio::test]
+async fn rediss_trusts_the_ca_file_and_refuses_an_unknown_ca() {
+    let (ca, cert, key) = certificates();
+    let Some(server) =
+        RedisServer::start_tls("rediss_trusts_the_ca_file_and_refuses_an_unknown_ca", &ca, &cert, &key)
+    else {
+        return;
+    };
+    assert!(server.url().starts_with("rediss://"), "{}", server.url());
+    let dir = tempfile::tempdir().unwrap();
+    let ca_file = dir.path().join("ca.pem");
+    std::fs::write(&ca_file, &ca).unwrap();
+    let trust = TlsTrust::load(Some(&ca_file)).unwrap();
+
+    let trusted = instance_trusting(&server.url(), &trust);
+    trusted.put("page", "k", b"over TLS".to_vec(), TTL).await;
+    let status = trusted.redis().unwrap().health().status();
+    assert_eq!(status, RedisStatus::Up);
+    let other = instance_trusting(&server.url(), &trust);
+    assert_eq!(other.get("page", "k").await.as_deref(), Some(&b"over TLS"[..]));
+
+    // The system store does not know this CA: refused, and said so.
+    let untrusting = RedisLink::open(&server.url()).unwrap();
+    assert!(!untrusting.ping().await);
+    let RedisStatus::Degraded { reason } = untrusting.health().status() else {
+        panic!("up with an unknown CA");
+    };
+    assert!(reason.starts_with("redis: "), "{reason}");
+}
+
+fn instance_trusting(url: &str, trust: &TlsTrust) -> Cache {
+    Cache::memory_only().with_redis(RedisLink::open_trusting(url, trust).unwrap())
 }

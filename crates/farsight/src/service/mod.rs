@@ -81,6 +81,10 @@ impl Service {
     /// When the fetcher cannot be built from the configuration (a malformed
     /// `allow_hosts` entry, for instance).
     pub fn new(config: Config) -> anyhow::Result<Self> {
+        // One proxy and one set of trusted CAs for pages, robots.txt, search
+        // providers and Redis; a bad proxy or CA file stops the start here.
+        let proxy = config.fetch.upstream_proxy()?;
+        let trust = config.fetch.tls_trust()?;
         // Redis, when configured, is shared by every instance: the cache's
         // middle level and the providers' budgets. It connects lazily; a
         // malformed URL stops the start here.
@@ -88,7 +92,7 @@ impl Service {
             .cache
             .redis_url
             .as_deref()
-            .map(RedisLink::open)
+            .map(|url| RedisLink::open_trusting(url, &trust))
             .transpose()
             .context("cannot use [cache].redis_url (REDIS_URL)")?;
         let mut cache = if !config.cache.enabled {
@@ -99,10 +103,6 @@ impl Service {
         if let Some(link) = &redis {
             cache = cache.with_redis(link.clone());
         }
-        // One proxy and one set of trusted CAs for pages, robots.txt and
-        // search providers; a bad proxy or CA file stops the start here.
-        let proxy = config.fetch.upstream_proxy()?;
-        let trust = config.fetch.tls_trust()?;
         let fetcher = if config.fetch.enabled {
             let f = &config.fetch;
             let fetcher = Fetcher::builder()
