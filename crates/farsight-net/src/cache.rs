@@ -16,8 +16,8 @@ use std::time::{Duration, Instant};
 
 use crate::cache_error::CacheError;
 use crate::cache_shared;
-use crate::redis_link::RedisLink;
 use crate::cache_store::{self, CacheInfo, Cleared, DEFAULT_MAX_DISK_BYTES, Store, now_ms};
+use crate::redis_link::RedisLink;
 
 /// Memory budget of the in-memory level. Pages are capped at a few MiB each,
 /// so this holds dozens of pages and thousands of search answers.

@@ -73,7 +73,13 @@ pub(crate) async fn get(
 
 /// Stores `value` for `ttl`, unless it is larger than [`MAX_VALUE`]. Failures
 /// are the link's to record; the caller carries on.
-pub(crate) async fn put(link: &RedisLink, namespace: &str, key_text: &str, value: &[u8], ttl: Duration) {
+pub(crate) async fn put(
+    link: &RedisLink,
+    namespace: &str,
+    key_text: &str,
+    value: &[u8],
+    ttl: Duration,
+) {
     let ttl_ms = u64::try_from(ttl.as_millis()).unwrap_or(u64::MAX);
     if value.len() > MAX_VALUE || ttl_ms == 0 {
         return;

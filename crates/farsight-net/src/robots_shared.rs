@@ -45,7 +45,10 @@ struct Stored {
 pub(crate) async fn get(cache: &Cache, origin: &str) -> Option<(Outcome, Duration)> {
     let bytes = cache.get(NAMESPACE, origin).await?;
     let stored: Stored = serde_json::from_slice(&bytes).ok()?;
-    let left = stored.expires_ms.checked_sub(now_ms()).filter(|ms| *ms > 0)?;
+    let left = stored
+        .expires_ms
+        .checked_sub(now_ms())
+        .filter(|ms| *ms > 0)?;
     (stored.v == FORMAT).then_some((stored.outcome, Duration::from_millis(left)))
 }
 
@@ -72,12 +75,23 @@ mod tests {
         let body = Outcome::Parsed {
             body: Some(b"User-agent: *\nDisallow: /x\n".to_vec()),
         };
-        put(&cache, "https://a.example", body.clone(), Duration::from_secs(60)).await;
+        put(
+            &cache,
+            "https://a.example",
+            body.clone(),
+            Duration::from_secs(60),
+        )
+        .await;
         let (got, left) = get(&cache, "https://a.example").await.unwrap();
         assert_eq!(got, body);
         assert!(left <= Duration::from_secs(60) && left > Duration::ZERO);
         cache
-            .put(NAMESPACE, "https://b.example", b"{\"v\":1}".to_vec(), Duration::from_secs(60))
+            .put(
+                NAMESPACE,
+                "https://b.example",
+                b"{\"v\":1}".to_vec(),
+                Duration::from_secs(60),
+            )
             .await;
         assert_eq!(get(&cache, "https://b.example").await, None);
         assert_eq!(get(&cache, "https://c.example").await, None);

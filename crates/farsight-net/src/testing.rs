@@ -41,8 +41,17 @@ impl RedisServer {
     /// `key_pem` (its chain up to `ca_pem`); clients are not asked for a
     /// certificate.
     #[must_use]
-    pub fn start_tls(test: &str, ca_pem: &str, cert_pem: &str, key_pem: &str) -> Option<RedisServer> {
-        let files = [("ca.pem", ca_pem), ("cert.pem", cert_pem), ("key.pem", key_pem)];
+    pub fn start_tls(
+        test: &str,
+        ca_pem: &str,
+        cert_pem: &str,
+        key_pem: &str,
+    ) -> Option<RedisServer> {
+        let files = [
+            ("ca.pem", ca_pem),
+            ("cert.pem", cert_pem),
+            ("key.pem", key_pem),
+        ];
         Self::start_inner_with(test, None, &files)
     }
 
@@ -62,14 +71,17 @@ impl RedisServer {
             .status()
             .is_ok_and(|s| s.success());
         if !installed {
-            eprintln!("skipped {test}: redis-server is not installed (apt-get install redis-server)");
+            eprintln!(
+                "skipped {test}: redis-server is not installed (apt-get install redis-server)"
+            );
             return None;
         }
         let port = TcpListener::bind((Ipv4Addr::LOCALHOST, 0))
             .and_then(|l| l.local_addr())
             .expect("a free loopback port")
             .port();
-        let dir = std::env::temp_dir().join(format!("farsight-redis-{}-{port}", std::process::id()));
+        let dir =
+            std::env::temp_dir().join(format!("farsight-redis-{}-{port}", std::process::id()));
         std::fs::create_dir_all(&dir).expect("a directory for redis-server");
         for (name, pem) in tls_files {
             std::fs::write(dir.join(name), pem).expect("the TLS files of redis-server");

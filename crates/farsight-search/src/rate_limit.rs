@@ -10,10 +10,10 @@
 use std::num::NonZeroU32;
 use std::time::Duration;
 
+use farsight_net::{GcraVerdict, RedisLink};
 use governor::clock::Clock;
 use governor::middleware::NoOpMiddleware;
 use governor::state::{InMemoryState, NotKeyed};
-use farsight_net::{GcraVerdict, RedisLink};
 use governor::{Quota, RateLimiter};
 
 use crate::{ErrorKind, SearchError};

@@ -28,7 +28,10 @@ async fn raw(server: &RedisServer) -> redis::aio::MultiplexedConnection {
 async fn until_up(link: &RedisLink) {
     let deadline = Instant::now() + Duration::from_secs(10);
     while !link.ping().await {
-        assert!(Instant::now() < deadline, "redis never came back for the link");
+        assert!(
+            Instant::now() < deadline,
+            "redis never came back for the link"
+        );
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
 }
@@ -52,7 +55,11 @@ async fn two_instances_share_entries_with_their_ttl() {
     let key = Cache::redis_key("page", "https://example.com/");
     assert!(key.starts_with("farsight:v1:page:"), "{key}");
     let mut conn = raw(&server).await;
-    let pttl: i64 = redis::cmd("PTTL").arg(&key).query_async(&mut conn).await.unwrap();
+    let pttl: i64 = redis::cmd("PTTL")
+        .arg(&key)
+        .query_async(&mut conn)
+        .await
+        .unwrap();
     assert!(pttl > 0 && pttl <= 600_000, "PTTL {pttl}");
     assert!(a.redis().unwrap().health().is_up());
 }
@@ -67,14 +74,20 @@ async fn foreign_corrupt_and_other_version_values_are_misses() {
     let mut conn = raw(&server).await;
     let set = |k: &str, v: Vec<u8>| {
         let mut cmd = redis::cmd("SET");
-        cmd.arg(Cache::redis_key("page", k)).arg(v).arg("PX").arg(60_000);
+        cmd.arg(Cache::redis_key("page", k))
+            .arg(v)
+            .arg("PX")
+            .arg(60_000);
         cmd
     };
     let _: () = set("garbage", b"not a farsight value".to_vec())
         .query_async(&mut conn)
         .await
         .unwrap();
-    let _: () = set("short", b"FS".to_vec()).query_async(&mut conn).await.unwrap();
+    let _: () = set("short", b"FS".to_vec())
+        .query_async(&mut conn)
+        .await
+        .unwrap();
     let _: () = set("v2", b"FSC\x00\x00\x02page".to_vec())
         .query_async(&mut conn)
         .await
@@ -88,7 +101,10 @@ async fn foreign_corrupt_and_other_version_values_are_misses() {
     assert_eq!(reader.get("page", "v2").await, None);
     // The same bytes with this version's header are read: the misses above
     // are for the header, not for the way the test wrote them.
-    assert_eq!(reader.get("page", "v1").await.as_deref(), Some(&b"page"[..]));
+    assert_eq!(
+        reader.get("page", "v1").await.as_deref(),
+        Some(&b"page"[..])
+    );
     // A foreign value never breaks the link.
     assert!(reader.redis().unwrap().health().is_up());
 }
@@ -99,7 +115,8 @@ async fn a_value_over_8_mib_is_not_written_to_redis() {
         return;
     };
     let (a, b) = (instance(&server.url()), instance(&server.url()));
-    a.put("page", "big", vec![b'x'; 8 * 1024 * 1024 + 1], TTL).await;
+    a.put("page", "big", vec![b'x'; 8 * 1024 * 1024 + 1], TTL)
+        .await;
     a.put("page", "fits", vec![b'x'; 1024 * 1024], TTL).await;
     assert!(a.get("page", "big").await.is_some(), "kept in memory");
     assert_eq!(b.get("page", "big").await, None);
@@ -186,8 +203,14 @@ async fn two_limiters_on_one_redis_stay_within_the_budget() {
     let elapsed = started.elapsed().as_secs_f64();
     // burst + rate x time, with one slot of margin for the edges.
     let budget = 1 + (elapsed * 2.0).ceil() as u32 + 1;
-    assert!(admitted <= budget, "{admitted} admitted over {elapsed:.2} s");
-    assert!(admitted >= 4, "the budget admits: {admitted} over {elapsed:.2} s");
+    assert!(
+        admitted <= budget,
+        "{admitted} admitted over {elapsed:.2} s"
+    );
+    assert!(
+        admitted >= 4,
+        "the budget admits: {admitted} over {elapsed:.2} s"
+    );
     assert!(refused > admitted, "the clients asked far more: {refused}");
 }
 
@@ -197,16 +220,24 @@ async fn the_budget_answers_none_without_redis() {
         return;
     };
     let link = RedisLink::open(&server.url()).unwrap();
-    assert!(link.gcra("provider:x", Duration::from_secs(1), 1).await.is_some());
+    assert!(
+        link.gcra("provider:x", Duration::from_secs(1), 1)
+            .await
+            .is_some()
+    );
     server.stop();
-    assert_eq!(link.gcra("provider:x", Duration::from_secs(1), 1).await, None);
+    assert_eq!(
+        link.gcra("provider:x", Duration::from_secs(1), 1).await,
+        None
+    );
 }
 
 #[tokio::test]
 async fn a_password_in_the_url_works_and_none_fails_clearly() {
-    let Some(server) =
-        RedisServer::start_with_password("a_password_in_the_url_works_and_none_fails_clearly", "s3cret-pass")
-    else {
+    let Some(server) = RedisServer::start_with_password(
+        "a_password_in_the_url_works_and_none_fails_clearly",
+        "s3cret-pass",
+    ) else {
         return;
     };
     let with = RedisLink::open(&server.url()).unwrap();
@@ -241,9 +272,12 @@ fn certificates() -> (String, String, String) {
 #[tokio::test]
 async fn rediss_trusts_the_ca_file_and_refuses_an_unknown_ca() {
     let (ca, cert, key) = certificates();
-    let Some(server) =
-        RedisServer::start_tls("rediss_trusts_the_ca_file_and_refuses_an_unknown_ca", &ca, &cert, &key)
-    else {
+    let Some(server) = RedisServer::start_tls(
+        "rediss_trusts_the_ca_file_and_refuses_an_unknown_ca",
+        &ca,
+        &cert,
+        &key,
+    ) else {
         return;
     };
     assert!(server.url().starts_with("rediss://"), "{}", server.url());
@@ -257,7 +291,10 @@ async fn rediss_trusts_the_ca_file_and_refuses_an_unknown_ca() {
     let status = trusted.redis().unwrap().health().status();
     assert_eq!(status, RedisStatus::Up);
     let other = instance_trusting(&server.url(), &trust);
-    assert_eq!(other.get("page", "k").await.as_deref(), Some(&b"over TLS"[..]));
+    assert_eq!(
+        other.get("page", "k").await.as_deref(),
+        Some(&b"over TLS"[..])
+    );
 
     // The system store does not know this CA: refused, and said so.
     let untrusting = RedisLink::open(&server.url()).unwrap();

@@ -44,7 +44,11 @@ pub(super) fn to_toml_masked(c: &Config) -> String {
             page_ttl_seconds: Some(c.cache.page_ttl.as_secs()),
             search_ttl_seconds: Some(c.cache.search_ttl.as_secs()),
             max_disk_bytes: Some(c.cache.max_disk_bytes),
-            redis_url: c.cache.redis_url.as_deref().map(farsight_net::redact_redis_url),
+            redis_url: c
+                .cache
+                .redis_url
+                .as_deref()
+                .map(farsight_net::redact_redis_url),
         }),
         server: Some(RawServer {
             addr: Some(c.server.addr.to_string()),

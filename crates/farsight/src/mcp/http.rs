@@ -148,7 +148,10 @@ async fn healthz(redis: Option<farsight_net::RedisHealth>) -> impl IntoResponse 
             serde_json::json!({"status": "degraded", "reason": reason})
         }
     };
-    ([(header::CONTENT_TYPE, "application/json")], body.to_string())
+    (
+        [(header::CONTENT_TYPE, "application/json")],
+        body.to_string(),
+    )
 }
 
 /// Refuses a request that carries several different `Origin` headers: the

@@ -51,7 +51,11 @@ async fn healthz(server: &HttpServer) -> serde_json::Value {
         .send()
         .await
         .unwrap();
-    assert_eq!(r.status().as_u16(), 200, "healthz answers 200 in every state");
+    assert_eq!(
+        r.status().as_u16(),
+        200,
+        "healthz answers 200 in every state"
+    );
     r.json().await.unwrap()
 }
 
@@ -77,10 +81,16 @@ async fn a_page_fetched_on_one_instance_is_read_on_by_the_others_without_downloa
             .await;
         assert_eq!(r.status, FetchStatus::Success, "{r:?}");
         windows.push(r.content.clone().unwrap());
-        start = r.next_start_index.expect("the article is longer than three windows");
+        start = r
+            .next_start_index
+            .expect("the article is longer than three windows");
     }
     assert_eq!(pages.hits("/article"), 1, "downloaded once for all three");
-    assert_eq!(pages.hits("/robots.txt"), 1, "robots.txt read once for all three");
+    assert_eq!(
+        pages.hits("/robots.txt"),
+        1,
+        "robots.txt read once for all three"
+    );
     assert!(windows[0] != windows[1] && windows[1] != windows[2]);
 }
 
@@ -125,7 +135,10 @@ async fn three_instances_keep_together_to_a_providers_budget() {
         calls.push(tokio::spawn(async move {
             tokio::time::sleep(Duration::from_millis(150) * i).await;
             service
-                .web_search(&SearchRequest::new(format!("question {i}")), CallOptions::default())
+                .web_search(
+                    &SearchRequest::new(format!("question {i}")),
+                    CallOptions::default(),
+                )
                 .await
                 .is_ok()
         }));
@@ -166,18 +179,25 @@ async fn redis_stopping_fails_no_call_and_its_return_resumes_sharing() {
         instance(dir.path(), "b", &redis.url(), ""),
     );
     let server = HttpServer::start(None, &[("REDIS_URL", redis.url().as_str())]).await;
-    eventually("healthz ok", async || healthz(&server).await["status"] == "ok").await;
+    eventually("healthz ok", async || {
+        healthz(&server).await["status"] == "ok"
+    })
+    .await;
     assert_eq!(healthz(&server).await, serde_json::json!({"status": "ok"}));
 
     let article = pages.url("/article");
-    let first = a.web_fetch(&window(&article, 0), CallOptions::default()).await;
+    let first = a
+        .web_fetch(&window(&article, 0), CallOptions::default())
+        .await;
     assert_eq!(first.status, FetchStatus::Success, "{first:?}");
 
     redis.stop();
     // No call fails: b reads on (it downloads, having nothing shared), and
     // both fetch new pages.
     let next = first.next_start_index.unwrap();
-    let r = b.web_fetch(&window(&article, next), CallOptions::default()).await;
+    let r = b
+        .web_fetch(&window(&article, next), CallOptions::default())
+        .await;
     assert_eq!(r.status, FetchStatus::Success, "{r:?}");
     for service in [&a, &b] {
         let r = service
@@ -202,12 +222,19 @@ async fn redis_stopping_fails_no_call_and_its_return_resumes_sharing() {
         a.redis_health().unwrap().is_up() && b.redis_health().unwrap().is_up()
     })
     .await;
-    eventually("healthz ok again", async || healthz(&server).await["status"] == "ok").await;
+    eventually("healthz ok again", async || {
+        healthz(&server).await["status"] == "ok"
+    })
+    .await;
     let data = pages.url("/data.json");
     let r = a.web_fetch(&window(&data, 0), CallOptions::default()).await;
     assert_eq!(r.status, FetchStatus::Success, "{r:?}");
     let r = b.web_fetch(&window(&data, 0), CallOptions::default()).await;
     assert_eq!(r.status, FetchStatus::Success, "{r:?}");
-    assert_eq!(pages.hits("/data.json"), 1, "shared again without a restart");
+    assert_eq!(
+        pages.hits("/data.json"),
+        1,
+        "shared again without a restart"
+    );
     assert_eq!(health.outages(), 1);
 }
