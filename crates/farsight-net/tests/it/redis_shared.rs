@@ -203,6 +203,7 @@ async fn two_limiters_on_one_redis_stay_within_the_budget() {
     let elapsed = started.elapsed().as_secs_f64();
     // burst + rate x time, with one slot of margin for the edges.
     let budget = 1 + (elapsed * 2.0).ceil() as u32 + 1;
+    eprintln!("{admitted} admitted, {refused} told to wait, in {elapsed:.2} s (budget {budget})");
     assert!(
         admitted <= budget,
         "{admitted} admitted over {elapsed:.2} s"
@@ -251,6 +252,7 @@ async fn a_password_in_the_url_works_and_none_fails_clearly() {
         panic!("up without the password");
     };
     assert!(reason.to_lowercase().contains("auth"), "{reason}");
+    eprintln!("without the password: {reason}");
 
     let wrong = RedisLink::open(&server.url().replace("s3cret-pass", "wrong")).unwrap();
     assert!(!wrong.ping().await);
@@ -303,6 +305,7 @@ async fn rediss_trusts_the_ca_file_and_refuses_an_unknown_ca() {
         panic!("up with an unknown CA");
     };
     assert!(reason.starts_with("redis: "), "{reason}");
+    eprintln!("rediss with an unknown CA: {reason}");
 }
 
 fn instance_trusting(url: &str, trust: &TlsTrust) -> Cache {
