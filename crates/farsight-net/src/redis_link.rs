@@ -240,7 +240,8 @@ impl RedisLink {
     {
         let conn = self.connection().await?;
         let outcome = match tokio::time::timeout(COMMAND_TIMEOUT, op(conn)).await {
-            Ok(Err(e)) if e.is_connection_dropped() || e.is_io_error() => {
+            // Not after a timeout: a slow Redis would then hold the call twice.
+            Ok(Err(e)) if (e.is_connection_dropped() || e.is_io_error()) && !e.is_timeout() => {
                 *lock(&self.inner.conn) = None;
                 let conn = self.connection().await?;
                 tokio::time::timeout(COMMAND_TIMEOUT, op(conn)).await

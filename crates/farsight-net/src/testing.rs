@@ -154,6 +154,8 @@ impl RedisServer {
             .args(["--save", ""])
             .args(["--appendonly", "no"])
             .args(["--loglevel", "warning"])
+            // DEBUG SLEEP makes a slow Redis for the timeout tests.
+            .args(["--enable-debug-command", "local"])
             .arg("--dir")
             .arg(&self.dir)
             .stdout(Stdio::null())

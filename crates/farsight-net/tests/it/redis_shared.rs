@@ -311,3 +311,41 @@ async fn rediss_trusts_the_ca_file_and_refuses_an_unknown_ca() {
 fn instance_trusting(url: &str, trust: &TlsTrust) -> Cache {
     Cache::memory_only().with_redis(RedisLink::open_trusting(url, trust).unwrap())
 }
+
+#[tokio::test]
+async fn a_slow_redis_is_a_miss_within_the_timeout_not_a_hang() {
+    let Some(server) = RedisServer::start("a_slow_redis_is_a_miss_within_the_timeout_not_a_hang")
+    else {
+        return;
+    };
+    let (a, b) = (instance(&server.url()), instance(&server.url()));
+    a.put("page", "before", b"1".to_vec(), TTL).await;
+    // Redis answers nobody for 2 s.
+    let mut conn = raw(&server).await;
+    let sleeper = tokio::spawn(async move {
+        let _: redis::RedisResult<()> = redis::cmd("DEBUG")
+            .arg("SLEEP")
+            .arg(2)
+            .query_async(&mut conn)
+            .await;
+    });
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    // The call goes on without Redis: a miss, not an error or a hang (the
+    // test would wait 2 s for Redis otherwise, and fail the assertion).
+    assert_eq!(b.get("page", "before").await, None);
+    let health = b.redis().unwrap().health();
+    let RedisStatus::Degraded { reason } = health.status() else {
+        panic!("up while Redis sleeps");
+    };
+    assert!(
+        reason.contains("250 ms") || reason.contains("timed out"),
+        "{reason}"
+    );
+    assert!(
+        !sleeper.is_finished(),
+        "Redis answered the call, not the timeout"
+    );
+    sleeper.await.unwrap();
+    until_up(b.redis().unwrap()).await;
+    assert_eq!(b.get("page", "before").await.as_deref(), Some(&b"1"[..]));
+}
