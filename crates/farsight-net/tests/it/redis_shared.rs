@@ -330,8 +330,8 @@ async fn a_slow_redis_is_a_miss_within_the_timeout_not_a_hang() {
             .await;
     });
     tokio::time::sleep(Duration::from_millis(100)).await;
-    // The call goes on without Redis: a miss, not an error or a hang (the
-    // test would wait 2 s for Redis otherwise, and fail the assertion).
+    // The call goes on without Redis: a miss, not an error or a hang (had
+    // it waited for Redis, it would have read the value).
     assert_eq!(b.get("page", "before").await, None);
     let health = b.redis().unwrap().health();
     let RedisStatus::Degraded { reason } = health.status() else {
@@ -340,10 +340,6 @@ async fn a_slow_redis_is_a_miss_within_the_timeout_not_a_hang() {
     assert!(
         reason.contains("250 ms") || reason.contains("timed out"),
         "{reason}"
-    );
-    assert!(
-        !sleeper.is_finished(),
-        "Redis answered the call, not the timeout"
     );
     sleeper.await.unwrap();
     until_up(b.redis().unwrap()).await;
