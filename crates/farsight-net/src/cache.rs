@@ -1,11 +1,13 @@
-//! A two-level cache of byte values: memory (moka) in front of one SQLite file
-//! on disk that every farsight process on the machine shares (see
-//! `cache_store.rs`). Pages are cached under namespace `"page"`, extracted
-//! documents under `"document"`, search answers under `"search"`.
+//! A layered cache of byte values: memory (moka) first, then Redis when one
+//! is configured (shared by every instance, see `cache_shared.rs`), then one
+//! SQLite file on disk that every farsight process on the machine shares
+//! (see `cache_store.rs`). Pages are cached under namespace `"page"`,
+//! extracted documents under `"document"`, search answers under `"search"`.
 //!
 //! The cache never fails a caller: an unreadable, corrupt or expired entry is a
 //! miss, a failed write is logged (once), and a store that cannot be opened (a
 //! read-only disk, a foreign file) leaves a memory-only cache and a warning.
+//! Redis down or slow is skipped within its short timeouts (`redis_link.rs`).
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -13,7 +15,10 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::cache_error::CacheError;
+use crate::cache_shared;
 use crate::cache_store::{self, CacheInfo, Cleared, DEFAULT_MAX_DISK_BYTES, Store, now_ms};
+use crate::cache_lookups::{CacheLevel, CacheLookups, LookupCounters};
+use crate::redis_link::RedisLink;
 
 /// Memory budget of the in-memory level. Pages are capped at a few MiB each,
 /// so this holds dozens of pages and thousands of search answers.
@@ -29,6 +34,8 @@ const PURGE_EVERY: u64 = 128;
 #[derive(Clone)]
 pub struct Cache {
     inner: Option<Arc<Inner>>,
+    /// The shared level, between memory and disk.
+    redis: Option<RedisLink>,
 }
 
 struct Inner {
@@ -41,6 +48,8 @@ struct Inner {
     /// A failed disk write is logged as a warning once, then at debug level:
     /// a full disk would otherwise repeat it on every page.
     warned: AtomicBool,
+    /// Hits and misses of each level, for `/metrics`.
+    lookups: LookupCounters,
 }
 
 #[derive(Clone)]
@@ -69,7 +78,10 @@ impl std::fmt::Debug for Cache {
             Some(i) if i.disk.is_some() => "memory+disk",
             Some(_) => "memory",
         };
-        f.debug_struct("Cache").field("mode", &mode).finish()
+        f.debug_struct("Cache")
+            .field("mode", &mode)
+            .field("redis", &self.redis)
+            .finish()
     }
 }
 
@@ -128,7 +140,33 @@ impl Cache {
 
     /// No cache: every `get` misses, every `put` is dropped.
     pub fn disabled() -> Cache {
-        Cache { inner: None }
+        Cache {
+            inner: None,
+            redis: None,
+        }
+    }
+
+    /// This cache with Redis between memory and disk: entries are shared by
+    /// every instance using that Redis. A disabled cache stays disabled.
+    #[must_use]
+    pub fn with_redis(mut self, link: RedisLink) -> Cache {
+        if self.inner.is_some() {
+            self.redis = Some(link);
+        }
+        self
+    }
+
+    /// The Redis level, when there is one.
+    #[must_use]
+    pub fn redis(&self) -> Option<&RedisLink> {
+        self.redis.as_ref()
+    }
+
+    /// The Redis key that holds `namespace`/`key` (for operators and tests):
+    /// `farsight:v{FORMAT}:{namespace}:{sha256 of key}`.
+    #[must_use]
+    pub fn redis_key(namespace: &str, key: &str) -> String {
+        cache_shared::key(namespace, key)
     }
 
     /// The file the on-disk level keeps in `dir`.
@@ -193,28 +231,49 @@ impl Cache {
                 max_disk_bytes,
                 writes: AtomicU64::new(0),
                 warned: AtomicBool::new(false),
+                lookups: LookupCounters::default(),
             })),
+            redis: None,
         }
     }
 
     /// The value stored under `namespace`/`key`, if present and not expired.
-    /// Looks in memory, then on disk (where another process may have put it).
+    /// Looks in memory, then in Redis (where another instance may have put
+    /// it), then on disk (where another process may have put it).
     pub async fn get(&self, namespace: &str, key: &str) -> Option<Vec<u8>> {
         let inner = self.inner.as_ref()?;
         let k = compose(namespace, key);
-        if let Some(e) = inner.memory.get(&k).await
-            && e.expires_at > Instant::now()
-        {
+        let in_memory = inner
+            .memory
+            .get(&k)
+            .await
+            .filter(|e| e.expires_at > Instant::now());
+        inner.lookups.count(CacheLevel::Memory, in_memory.is_some());
+        if let Some(e) = in_memory {
             return Some(e.value.as_ref().clone());
+        }
+        if let Some(link) = &self.redis {
+            let shared = cache_shared::get(link, namespace, key).await;
+            inner.lookups.count(CacheLevel::Redis, shared.is_some());
+            if let Some((value, left)) = shared {
+                let entry = Entry {
+                    value: Arc::new(value),
+                    expires_at: Instant::now() + left,
+                };
+                let out = entry.value.as_ref().clone();
+                inner.memory.insert(k, entry).await;
+                return Some(out);
+            }
         }
         let store = Arc::clone(inner.disk.as_ref()?);
         let (ns, key) = (namespace.to_owned(), key.to_owned());
         // SQLite blocks; a panic in the task is a miss, like a corrupt entry.
-        let (value, expires_ms) =
-            tokio::task::spawn_blocking(move || store.get(&ns, &key, now_ms()))
-                .await
-                .ok()
-                .flatten()?;
+        let found = tokio::task::spawn_blocking(move || store.get(&ns, &key, now_ms()))
+            .await
+            .ok()
+            .flatten();
+        inner.lookups.count(CacheLevel::Disk, found.is_some());
+        let (value, expires_ms) = found?;
         let remaining = Duration::from_millis(expires_ms.saturating_sub(now_ms()));
         let entry = Entry {
             value: Arc::new(value),
@@ -225,9 +284,19 @@ impl Cache {
         Some(out)
     }
 
-    /// Stores `value` under `namespace`/`key` for `ttl`, in memory and on
-    /// disk. Returns once the value is on disk, so a process that ends right
-    /// after loses nothing. Failures to write to disk are logged, not returned.
+    /// Hits and misses of each level since this cache was opened (zero for
+    /// a disabled cache), for `/metrics`.
+    pub fn lookups(&self) -> CacheLookups {
+        self.inner
+            .as_ref()
+            .map(|i| i.lookups.snapshot())
+            .unwrap_or_default()
+    }
+
+    /// Stores `value` under `namespace`/`key` for `ttl`, in memory, in Redis
+    /// (unless larger than 8 MiB) and on disk. Returns once the value is in
+    /// Redis and on disk, so another instance reads it at once and a process
+    /// that ends right after loses nothing. Failures are logged, not returned.
     pub async fn put(&self, namespace: &str, key: &str, value: Vec<u8>, ttl: Duration) {
         let Some(inner) = self.inner.as_ref() else {
             return;
@@ -246,6 +315,9 @@ impl Cache {
                 },
             )
             .await;
+        if let Some(link) = &self.redis {
+            cache_shared::put(link, namespace, key, &value, ttl).await;
+        }
         let Some(store) = inner.disk.as_ref().map(Arc::clone) else {
             return;
         };

@@ -333,7 +333,9 @@ impl FetcherBuilder {
                 routes,
                 guard,
                 proxy: self.proxy,
-                robots: self.respect_robots_txt.then(RobotsCache::new),
+                robots: self
+                    .respect_robots_txt
+                    .then(|| RobotsCache::new(self.cache.clone())),
                 cache: self.cache,
                 timeout: self.timeout,
                 connect_timeout: self.connect_timeout,

@@ -21,6 +21,11 @@
 //!   under the namespace `"page"` keyed by [`normalize_url`], and other crates
 //!   can use other namespaces. [`Cache::info_at`] and [`Cache::clear_at`]
 //!   report and empty the file.
+//! - [`RedisLink`] is the one connection to Redis (`[cache].redis_url`),
+//!   the state several instances share: [`Cache::with_redis`] puts it
+//!   between memory and disk, [`RedisLink::gcra`] runs a shared rate budget
+//!   on any key, and [`RedisHealth`] says whether it is up or degraded (and
+//!   why) for `/healthz` and metrics. Redis down or slow never fails a call.
 //! - [`Fetcher::browser_proxy`] starts the egress of farsight's own headless
 //!   browser: a forward proxy on loopback ([`BrowserProxy`], HTTP and
 //!   CONNECT, per-run [`ProxyCredentials`]) whose every request meets the
@@ -66,7 +71,9 @@
 //!
 //! # Cargo features
 //!
-//! None yet. TLS is rustls with the `ring` provider, trusting the webpki roots
+//! - `testing`: the `testing` module, a throwaway `redis-server` for tests.
+//!
+//! TLS is rustls with the `ring` provider, trusting the webpki roots
 //! and the system store. The system's proxy variables are read only when the
 //! caller passes them to [`UpstreamProxy::from_settings`] (farsight does when
 //! `[fetch].use_env_proxy = true`): a proxy resolves names out of the guard's
@@ -79,6 +86,8 @@ mod bot_wall;
 mod browser_proxy;
 mod cache;
 mod cache_error;
+mod cache_lookups;
+mod cache_shared;
 mod cache_store;
 mod charset;
 mod content_type;
@@ -86,6 +95,7 @@ mod domain;
 mod egress;
 mod error;
 mod fetcher;
+mod gcra;
 mod guard;
 mod inflate;
 mod normalize;
@@ -93,10 +103,14 @@ mod page;
 mod page_entry;
 mod proxy_auth;
 mod proxy_budget;
+mod redis_link;
 mod resolver;
 mod robots;
+mod robots_shared;
 mod route;
 mod status;
+#[cfg(feature = "testing")]
+pub mod testing;
 mod tls;
 mod upstream_proxy;
 mod upstream_tunnel;
@@ -104,6 +118,7 @@ mod upstream_tunnel;
 pub use api_client::api_client;
 pub use browser_proxy::{BrowserProxy, REFUSED_HEADER};
 pub use cache::Cache;
+pub use cache_lookups::{CacheLevel, CacheLookups, HitsMisses};
 pub use cache_error::{CacheError, CacheErrorKind};
 pub use cache_store::{CacheInfo, Cleared, NamespaceInfo};
 pub use domain::{domain_matches, normalize_domain};
@@ -113,6 +128,7 @@ pub use normalize::normalize_url;
 pub use page::{FetchOptions, Page, PageKind};
 pub use proxy_auth::ProxyCredentials;
 pub use proxy_budget::{ProxyLimits, ProxyStats, Refusal};
+pub use redis_link::{GcraVerdict, RedisHealth, RedisLink, RedisStatus, redact_redis_url};
 pub use resolver::unresolved_host;
 pub use status::parse_retry_after;
 pub use tls::TlsTrust;
@@ -126,4 +142,6 @@ const _: () = {
     assert_send_sync::<Cache>();
     assert_send_sync::<Error>();
     assert_send_sync::<Page>();
+    assert_send_sync::<RedisLink>();
+    assert_send_sync::<RedisHealth>();
 };

@@ -1,4 +1,6 @@
-//! robots.txt per RFC 9309, fetched once per origin and kept in memory.
+//! robots.txt per RFC 9309, fetched once per origin and kept in memory, and
+//! in the page cache (`robots_shared.rs`) so that other processes and other
+//! instances sharing a Redis do not download it again.
 //!
 //! Status rules are the RFC's: 2xx → the rules apply; 4xx → everything is
 //! allowed; 5xx or unreachable → everything is disallowed. Up to five
@@ -10,9 +12,11 @@ use std::time::{Duration, Instant};
 use url::Url;
 
 use crate::bot_wall;
+use crate::cache::Cache;
 use crate::error::{Error, ErrorKind};
 use crate::fetcher::send_error;
 use crate::guard::Guard;
+use crate::robots_shared::{self, Outcome};
 use crate::route::Routes;
 
 /// The product token farsight matches in `User-agent:` lines.
@@ -56,15 +60,18 @@ impl moka::Expiry<String, Cached> for ByRulesExpiry {
 /// Per-origin robots.txt rules.
 pub(crate) struct RobotsCache {
     rules: moka::future::Cache<String, Cached>,
+    /// The page cache, where the decisions are shared.
+    shared: Cache,
 }
 
 impl RobotsCache {
-    pub(crate) fn new() -> Self {
+    pub(crate) fn new(shared: Cache) -> Self {
         Self {
             rules: moka::future::Cache::builder()
                 .max_capacity(10_000)
                 .expire_after(ByRulesExpiry)
                 .build(),
+            shared,
         }
     }
 
@@ -83,10 +90,17 @@ impl RobotsCache {
         let cached = self
             .rules
             .try_get_with(origin.clone(), async {
-                let (rules, ttl) =
-                    load(routes, guard, &origin, timeout.min(ROBOTS_TIMEOUT)).await?;
+                let (outcome, ttl) = match robots_shared::get(&self.shared, &origin).await {
+                    Some(kept) => kept,
+                    None => {
+                        let (outcome, ttl) =
+                            load(routes, guard, &origin, timeout.min(ROBOTS_TIMEOUT)).await?;
+                        robots_shared::put(&self.shared, &origin, outcome.clone(), ttl).await;
+                        (outcome, ttl)
+                    }
+                };
                 Ok::<_, Error>(Cached {
-                    rules: Arc::new(rules),
+                    rules: Arc::new(parse(outcome)),
                     expires_at: Instant::now() + ttl,
                 })
             })
@@ -116,7 +130,26 @@ impl RobotsCache {
     }
 }
 
-/// The rules of one origin and how long to keep them. A site that cannot be
+/// The rules a download said.
+fn parse(outcome: Outcome) -> Rules {
+    match outcome {
+        Outcome::AllowAll => Rules::AllowAll,
+        Outcome::DisallowAll { why } => Rules::DisallowAll { why },
+        Outcome::Parsed { body } => {
+            let body = body.unwrap_or_default();
+            // The file is the site's to write, so a parser panic on it must not
+            // take the process down; like an unparseable file, it means no rules.
+            let parsed =
+                std::panic::catch_unwind(|| texting_robots::Robot::new(PRODUCT_TOKEN, &body));
+            match parsed {
+                Ok(Ok(robot)) => Rules::Parsed(Box::new(robot)),
+                Ok(Err(_)) | Err(_) => Rules::AllowAll,
+            }
+        }
+    }
+}
+
+/// The outcome for one origin and how long to keep it. A site that cannot be
 /// reached at all is an error (network or timeout), not a cached "disallow":
 /// the page itself could not be fetched either.
 async fn load(
@@ -124,10 +157,10 @@ async fn load(
     guard: &Guard,
     origin: &str,
     timeout: Duration,
-) -> Result<(Rules, Duration), Error> {
+) -> Result<(Outcome, Duration), Error> {
     let disallow = |why: String| {
         Ok((
-            Rules::DisallowAll {
+            Outcome::DisallowAll {
                 why: format!(
                     "{origin}/robots.txt could not be read ({why}); RFC 9309 treats the whole \
                      site as disallowed until it can be"
@@ -166,7 +199,7 @@ async fn load(
                     continue;
                 }
                 // A redirect without a target: nothing to read, like a 4xx.
-                None => return Ok((Rules::AllowAll, RULES_TTL)),
+                None => return Ok((Outcome::AllowAll, RULES_TTL)),
             }
         }
         if status.is_success() {
@@ -174,17 +207,10 @@ async fn load(
                 Ok(b) => b,
                 Err(_) => return disallow("the body could not be read".into()),
             };
-            // The file is the site's to write, so a parser panic on it must not
-            // take the process down; like an unparseable file, it means no rules.
-            let parsed =
-                std::panic::catch_unwind(|| texting_robots::Robot::new(PRODUCT_TOKEN, &body));
-            return Ok(match parsed {
-                Ok(Ok(robot)) => (Rules::Parsed(Box::new(robot)), RULES_TTL),
-                Ok(Err(_)) | Err(_) => (Rules::AllowAll, RULES_TTL),
-            });
+            return Ok((Outcome::Parsed { body: Some(body) }, RULES_TTL));
         }
         if status.is_client_error() {
-            return Ok((Rules::AllowAll, RULES_TTL));
+            return Ok((Outcome::AllowAll, RULES_TTL));
         }
         // A bot wall in front of the whole site (Cloudflare's "under attack"
         // mode answers robots.txt with its challenge and 503) is named as

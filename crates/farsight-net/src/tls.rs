@@ -26,6 +26,11 @@ pub struct TlsTrust {
     /// Shown by `Debug`: how many roots came from where.
     system_roots: usize,
     extra_file: Option<(PathBuf, usize)>,
+    /// With an extra file: the system store and that file's CAs as one PEM,
+    /// for clients that take PEM rather than a rustls configuration (Redis
+    /// over `rediss://`). Without one those clients read the system store
+    /// themselves.
+    pem_bundle: Option<Arc<Vec<u8>>>,
 }
 
 impl TlsTrust {
@@ -44,16 +49,19 @@ impl TlsTrust {
         for e in &system.errors {
             tracing::debug!("the system trust store could not be read in full: {e}");
         }
-        let (system_roots, rejected) = roots.add_parsable_certificates(system.certs);
+        let system_certs = system.certs;
+        let (system_roots, rejected) = roots.add_parsable_certificates(system_certs.clone());
         if rejected > 0 {
             tracing::debug!(
                 rejected,
                 "system certificates rustls cannot use were skipped"
             );
         }
+        let mut pem_bundle = None;
         let extra_file = match ca_file {
             Some(path) => {
                 let certs = read_ca_file(path)?;
+                pem_bundle = Some(Arc::new(to_pem(system_certs.iter().chain(&certs))));
                 let (added, _) = roots.add_parsable_certificates(certs);
                 if added == 0 {
                     return Err(bad_ca_file(
@@ -69,7 +77,14 @@ impl TlsTrust {
             config: Arc::new(client_config(roots)),
             system_roots,
             extra_file,
+            pem_bundle,
         })
+    }
+
+    /// The system store and the extra file's CAs as PEM, when there is an
+    /// extra file (see the field).
+    pub(crate) fn pem_bundle(&self) -> Option<&[u8]> {
+        self.pem_bundle.as_deref().map(Vec::as_slice)
     }
 
     /// A rustls client configuration trusting these CAs, for a client of
@@ -88,6 +103,7 @@ impl Default for TlsTrust {
             config: Arc::new(client_config(rustls::RootCertStore::empty())),
             system_roots: 0,
             extra_file: None,
+            pem_bundle: None,
         })
     }
 }
@@ -99,6 +115,22 @@ impl std::fmt::Debug for TlsTrust {
             .field("extra_file", &self.extra_file)
             .finish_non_exhaustive()
     }
+}
+
+/// Certificates as PEM blocks.
+fn to_pem<'a>(certs: impl Iterator<Item = &'a CertificateDer<'static>>) -> Vec<u8> {
+    use base64::Engine as _;
+    let mut out = String::new();
+    for cert in certs {
+        out.push_str("-----BEGIN CERTIFICATE-----\n");
+        let encoded = base64::engine::general_purpose::STANDARD.encode(cert.as_ref());
+        for line in encoded.as_bytes().chunks(64) {
+            out.push_str(&String::from_utf8_lossy(line));
+            out.push('\n');
+        }
+        out.push_str("-----END CERTIFICATE-----\n");
+    }
+    out.into_bytes()
 }
 
 fn read_ca_file(path: &Path) -> Result<Vec<CertificateDer<'static>>, Error> {

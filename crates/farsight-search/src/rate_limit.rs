@@ -1,9 +1,16 @@
 //! Per-provider request budgets: a GCRA limiter (`governor`) on tokio's clock,
 //! so callers over the budget queue for a bounded time and tests can pause time.
+//!
+//! With Redis configured, the same GCRA runs in Redis instead
+//! ([`farsight_net::RedisLink::gcra`], key `farsight:gcra:provider:{name}`),
+//! so all instances together keep to the budget; the queue-then-`rateLimited`
+//! behaviour is the same. While Redis is unavailable the local limiter
+//! answers, as with no Redis at all.
 
 use std::num::NonZeroU32;
 use std::time::Duration;
 
+use farsight_net::{GcraVerdict, RedisLink};
 use governor::clock::Clock;
 use governor::middleware::NoOpMiddleware;
 use governor::state::{InMemoryState, NotKeyed};
@@ -71,11 +78,20 @@ pub(crate) struct ProviderLimiter {
     limiter: Limiter,
     clock: TokioClock,
     max_wait: Duration,
+    /// The budget shared through Redis: one slot per `period`, `burst` at once.
+    shared: Option<RedisLink>,
+    period: Duration,
+    burst: u32,
 }
 
 impl ProviderLimiter {
     /// `None` when the limit cannot be expressed (a rate of zero or less).
-    pub(crate) fn new(limit: RateLimit, max_wait: Duration) -> Option<Self> {
+    /// With `shared`, the budget is kept in Redis for every instance.
+    pub(crate) fn new(
+        limit: RateLimit,
+        max_wait: Duration,
+        shared: Option<RedisLink>,
+    ) -> Option<Self> {
         if !(limit.requests_per_second.is_finite() && limit.requests_per_second > 0.0) {
             return None;
         }
@@ -89,6 +105,9 @@ impl ProviderLimiter {
             limiter: RateLimiter::direct_with_clock(quota, clock.clone()),
             clock,
             max_wait,
+            shared,
+            period,
+            burst: burst.get(),
         })
     }
 
@@ -99,11 +118,14 @@ impl ProviderLimiter {
     pub(crate) async fn acquire(&self, provider: &str) -> Result<(), SearchError> {
         let deadline = tokio::time::Instant::now() + self.max_wait;
         loop {
-            let not_until = match self.limiter.check() {
-                Ok(()) => return Ok(()),
-                Err(not_until) => not_until,
+            let wait = match self.shared_verdict(provider).await {
+                Some(GcraVerdict::Allowed) => return Ok(()),
+                Some(GcraVerdict::Wait(wait)) => wait,
+                None => match self.limiter.check() {
+                    Ok(()) => return Ok(()),
+                    Err(not_until) => not_until.wait_time_from(self.clock.now()),
+                },
             };
-            let wait = not_until.wait_time_from(self.clock.now());
             let now = tokio::time::Instant::now();
             if now + wait > deadline {
                 return Err(SearchError::new(
@@ -122,5 +144,78 @@ impl ProviderLimiter {
             // Never spin: a zero wait from rounding still yields to the others.
             tokio::time::sleep(wait.max(Duration::from_millis(1))).await;
         }
+    }
+
+    /// The shared budget's answer; `None` without Redis or while it is
+    /// unavailable (the local limiter then decides).
+    async fn shared_verdict(&self, provider: &str) -> Option<GcraVerdict> {
+        let link = self.shared.as_ref()?;
+        link.gcra(&format!("provider:{provider}"), self.period, self.burst)
+            .await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Instant;
+
+    use farsight_net::testing::RedisServer;
+
+    use super::*;
+
+    /// Two instances' limiters on one Redis, 2 per second with a burst of 1,
+    /// asked far more often than that for about 3 s: together they admit at
+    /// most the budget, and the rest is `rateLimited` after the short queue.
+    #[tokio::test]
+    async fn two_instances_share_one_budget_through_redis() {
+        let Some(server) = RedisServer::start("two_instances_share_one_budget_through_redis")
+        else {
+            return;
+        };
+        let limiter = || {
+            let link = RedisLink::open(&server.url()).unwrap();
+            ProviderLimiter::new(
+                RateLimit::new(2.0, 1),
+                Duration::from_millis(100),
+                Some(link),
+            )
+            .unwrap()
+        };
+        let instances = [limiter(), limiter()];
+        let started = Instant::now();
+        let (mut admitted, mut limited) = (0u32, 0u32);
+        while started.elapsed() < Duration::from_secs(3) {
+            for limiter in &instances {
+                match limiter.acquire("mock").await {
+                    Ok(()) => admitted += 1,
+                    Err(e) => {
+                        assert_eq!(e.kind(), ErrorKind::RateLimited);
+                        limited += 1;
+                    }
+                }
+            }
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+        let elapsed = started.elapsed().as_secs_f64();
+        let budget = 1 + (elapsed * 2.0).ceil() as u32 + 1;
+        assert!(admitted <= budget, "{admitted} admitted in {elapsed:.2} s");
+        assert!(admitted >= 4, "{admitted} admitted in {elapsed:.2} s");
+        assert!(limited > 0, "the queue never overflowed");
+    }
+
+    /// With Redis gone the local budget decides: still a budget.
+    #[tokio::test]
+    async fn without_redis_the_local_budget_applies() {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let link = RedisLink::open(&format!("redis://127.0.0.1:{port}")).unwrap();
+        let limiter =
+            ProviderLimiter::new(RateLimit::new(0.1, 1), Duration::ZERO, Some(link)).unwrap();
+        assert!(limiter.acquire("mock").await.is_ok());
+        let e = limiter.acquire("mock").await.unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::RateLimited);
     }
 }

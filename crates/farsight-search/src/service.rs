@@ -74,6 +74,7 @@ pub struct SearchServiceBuilder {
     default_chain: Option<Vec<String>>,
     rate_limits: HashMap<String, RateLimit>,
     rate_limit_wait: Duration,
+    shared_budgets: Option<farsight_net::RedisLink>,
     retry_policies: HashMap<String, RetryPolicy>,
     safe_search: bool,
     country: Option<String>,
@@ -93,6 +94,7 @@ impl Default for SearchServiceBuilder {
             // Long enough to ride out a burst of parallel searches at 1 rps,
             // short enough that an agent is not left waiting on a stuck queue.
             rate_limit_wait: Duration::from_secs(5),
+            shared_budgets: None,
             retry_policies: HashMap::new(),
             safe_search: true,
             country: None,
@@ -164,6 +166,14 @@ impl SearchServiceBuilder {
     /// `rateLimited`. Default: 5 s.
     pub fn rate_limit_wait(mut self, wait: Duration) -> Self {
         self.rate_limit_wait = wait;
+        self
+    }
+
+    /// Keeps the providers' budgets in this Redis, so every instance using it
+    /// respects them together (see [`RateLimit`]). While Redis is unavailable
+    /// each instance falls back to its own budget. Default: local budgets.
+    pub fn shared_budgets(mut self, link: farsight_net::RedisLink) -> Self {
+        self.shared_budgets = Some(link);
         self
     }
 
@@ -284,7 +294,9 @@ impl SearchServiceBuilder {
                     .get(name)
                     .copied()
                     .or_else(|| RateLimit::default_for(name));
-                let limiter = limit.and_then(|l| ProviderLimiter::new(l, self.rate_limit_wait));
+                let limiter = limit.and_then(|l| {
+                    ProviderLimiter::new(l, self.rate_limit_wait, self.shared_budgets.clone())
+                });
                 let policy = self
                     .retry_policies
                     .get(name)

@@ -15,6 +15,7 @@ mod forward_proxy;
 mod guard;
 mod proxy;
 mod redirects;
+mod redis_shared;
 mod robots;
 mod size;
 mod socks_proxy;

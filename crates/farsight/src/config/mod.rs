@@ -114,6 +114,10 @@ pub struct CacheConfig {
     pub search_ttl: Duration,
     /// The on-disk store's size limit: past it, the oldest entries go.
     pub max_disk_bytes: u64,
+    /// Redis shared by several instances (`[cache].redis_url`,
+    /// `REDIS_URL`): cache entries and provider budgets. May hold a password:
+    /// show it only through `farsight_net::redact_redis_url`.
+    pub redis_url: Option<String>,
 }
 
 /// `[server]`
@@ -260,6 +264,7 @@ impl Default for CacheConfig {
             page_ttl: Duration::from_secs(86_400),
             search_ttl: Duration::from_secs(3_600),
             max_disk_bytes: farsight_net::Cache::DEFAULT_MAX_DISK_BYTES,
+            redis_url: None,
         }
     }
 }
@@ -408,6 +413,10 @@ impl Config {
                 );
             }
             set(&mut c.cache.max_disk_bytes, k.max_disk_bytes);
+            // An empty REDIS_URL (a template left blank) means no Redis.
+            if let Some(url) = k.redis_url {
+                c.cache.redis_url = Some(url.trim().to_owned()).filter(|u| !u.is_empty());
+            }
         }
         if let Some(s) = raw.server {
             if let Some(addr) = s.addr {

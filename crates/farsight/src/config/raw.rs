@@ -86,6 +86,9 @@ pub struct RawCache {
     pub search_ttl_seconds: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub max_disk_bytes: Option<u64>,
+    /// Redis shared by several instances (`REDIS_URL`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub redis_url: Option<String>,
 }
 
 /// `[server]`: the MCP server over Streamable HTTP.
@@ -221,6 +224,7 @@ impl RawConfig {
                     page_ttl_seconds,
                     search_ttl_seconds,
                     max_disk_bytes,
+                    redis_url,
                 }
             ),
             server: overlay_fields!(
@@ -328,6 +332,8 @@ impl RawConfig {
             page_ttl_seconds: parse_num(&var, "FARSIGHT_PAGE_TTL_SECONDS")?,
             search_ttl_seconds: parse_num(&var, "FARSIGHT_SEARCH_TTL_SECONDS")?,
             max_disk_bytes: parse_num(&var, "FARSIGHT_CACHE_MAX_DISK_BYTES")?,
+            // The name every Redis client and platform uses.
+            redis_url: var("REDIS_URL"),
         };
         let server = RawServer {
             addr: var("FARSIGHT_HTTP_ADDR"),

@@ -44,6 +44,11 @@ pub(super) fn to_toml_masked(c: &Config) -> String {
             page_ttl_seconds: Some(c.cache.page_ttl.as_secs()),
             search_ttl_seconds: Some(c.cache.search_ttl.as_secs()),
             max_disk_bytes: Some(c.cache.max_disk_bytes),
+            redis_url: c
+                .cache
+                .redis_url
+                .as_deref()
+                .map(farsight_net::redact_redis_url),
         }),
         server: Some(RawServer {
             addr: Some(c.server.addr.to_string()),
@@ -99,7 +104,7 @@ mod tests {
     #[test]
     fn secrets_are_masked_and_the_output_reads_back() {
         let raw = RawConfig::from_toml(
-            "[fetch]\nproxy = \"http://alice:px-secret@proxy.corp:3128\"\n[server]\ntoken = \"tok-secret\"\n[providers.brave]\napi_key = \"sk-secret\"\n",
+            "[fetch]\nproxy = \"http://alice:px-secret@proxy.corp:3128\"\n[cache]\nredis_url = \"redis://:redis-secret@cache.corp:6379/0\"\n[server]\ntoken = \"tok-secret\"\n[providers.brave]\napi_key = \"sk-secret\"\n",
         )
         .unwrap();
         let c = Config::resolve(raw).unwrap();
@@ -108,12 +113,17 @@ mod tests {
             !shown.contains("tok-secret")
                 && !shown.contains("sk-secret")
                 && !shown.contains("px-secret")
+                && !shown.contains("redis-secret")
                 && !shown.contains("alice"),
             "{shown}"
         );
         assert!(shown.contains(MASK), "{shown}");
         assert!(
             shown.contains("proxy = \"http://***@proxy.corp:3128\""),
+            "{shown}"
+        );
+        assert!(
+            shown.contains("redis_url = \"redis://:***@cache.corp:6379/0\""),
             "{shown}"
         );
         assert!(shown.contains("timeout_seconds = 30"), "{shown}");

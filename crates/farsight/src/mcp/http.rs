@@ -26,7 +26,9 @@ use super::metrics::{self, Metrics};
 use super::oauth::Verifier;
 use super::oauth_metadata;
 use super::open_files;
+use super::metrics::RedisState;
 use super::tenant_limit::TenantLimits;
+use super::tenant_shared::SharedTenantBudget;
 use crate::cli::UsageError;
 use crate::config::ServerConfig;
 use crate::service::Service;
@@ -117,11 +119,13 @@ fn router(
     }));
     let gate = gate(&service, settings)?;
     let metrics = Arc::new(Metrics::new());
-    let mut mcp = FarsightMcp::new(service)
+    let redis_health = service.redis_health();
+    let cache = service.cache().clone();
+    let mut mcp = FarsightMcp::new(service.clone())
         .with_call_limit(settings.max_in_flight)
         .with_metrics(metrics.clone());
     if let Some(per_minute) = settings.calls_per_minute.and_then(NonZeroU32::new) {
-        mcp = mcp.with_tenant_limits(TenantLimits::local(per_minute));
+        mcp = mcp.with_tenant_limits(tenant_limits(&service, per_minute));
     }
     let mcp_service = StreamableHttpService::new(
         move || Ok(mcp.clone()),
@@ -135,7 +139,10 @@ fn router(
             auth::require_auth,
         ))
         .layer(middleware::from_fn(one_origin))
-        .route("/healthz", get(healthz));
+        .route("/healthz", get({
+            let redis = redis_health.clone();
+            move || healthz(redis.clone())
+        }));
     // Counts by tool say what a deployment is used for: shown on loopback,
     // elsewhere only when asked for ([server].metrics = true).
     if settings.metrics.unwrap_or(local.ip().is_loopback()) {
@@ -143,7 +150,11 @@ fn router(
             "/metrics",
             get(move || {
                 let metrics = metrics.clone();
+                let redis = redis_health.clone();
+                let cache = cache.clone();
                 async move {
+                    metrics.redis_state(redis_state(redis.as_ref()));
+                    metrics.cache_lookups(&cache.lookups());
                     (
                         [(header::CONTENT_TYPE, metrics::CONTENT_TYPE)],
                         metrics.encode(),
@@ -174,6 +185,27 @@ fn gate(service: &Service, settings: &ServerConfig) -> anyhow::Result<Gate> {
     })
 }
 
+/// `[server].calls_per_minute` per tenant: shared by every instance through
+/// Redis when `[cache].redis_url` is set, else counted in this process.
+fn tenant_limits(service: &Service, per_minute: NonZeroU32) -> TenantLimits {
+    match service.cache().redis() {
+        Some(link) => TenantLimits::new(
+            Arc::new(SharedTenantBudget::new(link.clone(), per_minute)),
+            per_minute,
+        ),
+        None => TenantLimits::local(per_minute),
+    }
+}
+
+/// The Redis state as `/metrics` shows it.
+fn redis_state(health: Option<&farsight_net::RedisHealth>) -> RedisState {
+    match health.map(farsight_net::RedisHealth::status) {
+        None => RedisState::Disabled,
+        Some(farsight_net::RedisStatus::Up) => RedisState::Up,
+        Some(farsight_net::RedisStatus::Degraded { .. }) => RedisState::Degraded,
+    }
+}
+
 /// Ends the MCP service when called.
 struct CancelHandle(Box<dyn FnOnce() + Send>);
 
@@ -193,10 +225,19 @@ fn allowed_origins(settings: &ServerConfig) -> Vec<String> {
     origins
 }
 
-async fn healthz() -> impl IntoResponse {
+/// `ok`, or `degraded` with the reason while the shared Redis is unavailable.
+/// 200 either way: a degraded instance still answers every call (from its
+/// local cache and budgets), so a load balancer should keep sending to it.
+async fn healthz(redis: Option<farsight_net::RedisHealth>) -> impl IntoResponse {
+    let body = match redis.map(|h| h.status()) {
+        None | Some(farsight_net::RedisStatus::Up) => serde_json::json!({"status": "ok"}),
+        Some(farsight_net::RedisStatus::Degraded { reason }) => {
+            serde_json::json!({"status": "degraded", "reason": reason})
+        }
+    };
     (
         [(header::CONTENT_TYPE, "application/json")],
-        "{\"status\":\"ok\"}",
+        body.to_string(),
     )
 }
 

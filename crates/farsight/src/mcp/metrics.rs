@@ -8,12 +8,13 @@
 //!
 //! Each family has one writer here. The calls, their latency, the calls in
 //! flight, provider attempts and rate-limit refusals are recorded by the MCP
-//! tools; the cache layers and Redis report through [`Metrics::cache_lookup`]
+//! tools; the cache layers and Redis report through [`Metrics::cache_lookups`]
 //! and [`Metrics::redis_state`].
 
 use std::fmt::Write as _;
 use std::time::Duration;
 
+use farsight_net::{CacheLevel, CacheLookups};
 use prometheus_client::encoding::EncodeLabelSet;
 use prometheus_client::metrics::counter::Counter;
 use prometheus_client::metrics::family::Family;
@@ -59,24 +60,12 @@ struct StateLabel {
     state: String,
 }
 
-/// A cache layer, as the `layer` label names it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum CacheLayer {
-    /// This process's memory.
-    Memory,
-    /// The local SQLite file.
-    Disk,
-    /// The Redis shared by the instances.
-    Redis,
-}
-
-impl CacheLayer {
-    fn label(self) -> &'static str {
-        match self {
-            Self::Memory => "memory",
-            Self::Disk => "disk",
-            Self::Redis => "redis",
-        }
+/// The `layer` label of a cache level.
+fn level_label(level: CacheLevel) -> &'static str {
+    match level {
+        CacheLevel::Memory => "memory",
+        CacheLevel::Redis => "redis",
+        CacheLevel::Disk => "disk",
     }
 }
 
@@ -229,15 +218,19 @@ impl Metrics {
             .inc();
     }
 
-    /// A lookup in one cache layer. The hook for the cache layers (the
-    /// Redis layer among them) to call.
-    pub fn cache_lookup(&self, layer: CacheLayer, hit: bool) {
-        self.cache
-            .get_or_create(&CacheLabels {
-                layer: layer.label().to_owned(),
-                result: if hit { "hit" } else { "miss" }.to_owned(),
-            })
-            .inc();
+    /// Brings `farsight_cache_lookups_total` up to the cache's own counts
+    /// (read when scraped: the cache counts as it looks, in farsight-net).
+    pub fn cache_lookups(&self, counts: &CacheLookups) {
+        for level in CacheLevel::ALL {
+            let seen = counts.of(level);
+            for (result, total) in [("hit", seen.hits), ("miss", seen.misses)] {
+                let counter = self.cache.get_or_create(&CacheLabels {
+                    layer: level_label(level).to_owned(),
+                    result: result.to_owned(),
+                });
+                counter.inc_by(total.saturating_sub(counter.get()));
+            }
+        }
     }
 
     /// A call refused because a budget (`"tenant"` or `"provider"`) was used up.
@@ -295,16 +288,24 @@ impl Drop for InFlight {
 mod tests {
     use super::*;
 
-    #[test]
-    fn the_text_format_holds_each_family_with_its_labels() {
+    #[tokio::test]
+    async fn the_text_format_holds_each_family_with_its_labels() {
         let m = Metrics::new();
+        let cache = farsight_net::Cache::memory_only();
+        cache
+            .put("page", "k", b"v".to_vec(), Duration::from_secs(60))
+            .await;
+        assert!(cache.get("page", "k").await.is_some());
+        assert!(cache.get("page", "other").await.is_none());
         {
             let _guard = m.call_started();
             assert!(m.encode().contains("farsight_calls_in_flight 1"));
         }
         m.call_answered("web_fetch", "success", Duration::from_millis(12));
         m.provider_attempt("brave", "rateLimited");
-        m.cache_lookup(CacheLayer::Redis, true);
+        m.cache_lookups(&cache.lookups());
+        // Read again: the counters catch up, they do not add twice.
+        m.cache_lookups(&cache.lookups());
         m.redis_state(RedisState::Degraded);
         let text = m.encode();
         for line in [
@@ -312,7 +313,9 @@ mod tests {
             "farsight_tool_calls_total{tool=\"web_fetch\",outcome=\"success\"} 1",
             "farsight_tool_call_duration_seconds_count{tool=\"web_fetch\"} 1",
             "farsight_provider_attempts_total{provider=\"brave\",outcome=\"rateLimited\"} 1",
-            "farsight_cache_lookups_total{layer=\"redis\",result=\"hit\"} 1",
+            "farsight_cache_lookups_total{layer=\"memory\",result=\"hit\"} 1",
+            "farsight_cache_lookups_total{layer=\"memory\",result=\"miss\"} 1",
+            "farsight_cache_lookups_total{layer=\"redis\",result=\"hit\"} 0",
             "farsight_redis_state{state=\"degraded\"} 1",
             "farsight_redis_state{state=\"disabled\"} 0",
         ] {

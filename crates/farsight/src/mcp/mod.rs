@@ -18,6 +18,7 @@ mod open_files;
 mod schema;
 mod stdio;
 pub mod tenant_limit;
+mod tenant_shared;
 
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::model::{

@@ -18,7 +18,7 @@ mod window;
 use std::sync::Arc;
 
 use anyhow::Context;
-use farsight_net::{Cache, Fetcher};
+use farsight_net::{Cache, Fetcher, RedisHealth, RedisLink};
 use farsight_render::Renderer;
 
 use crate::config::Config;
@@ -43,6 +43,8 @@ pub struct Service {
 struct Inner {
     config: Config,
     cache: Cache,
+    /// Redis shared with other instances, when configured.
+    redis: Option<RedisLink>,
     /// `None` when `web_fetch` is switched off.
     fetcher: Option<Fetcher>,
     /// The headless browser behind `render`, sending everything through the
@@ -79,15 +81,28 @@ impl Service {
     /// When the fetcher cannot be built from the configuration (a malformed
     /// `allow_hosts` entry, for instance).
     pub fn new(config: Config) -> anyhow::Result<Self> {
-        let cache = if !config.cache.enabled {
+        // One proxy and one set of trusted CAs for pages, robots.txt, search
+        // providers and Redis; a bad proxy or CA file stops the start here.
+        let proxy = config.fetch.upstream_proxy()?;
+        let trust = config.fetch.tls_trust()?;
+        // Redis, when configured, is shared by every instance: the cache's
+        // middle level and the providers' budgets. It connects lazily; a
+        // malformed URL stops the start here.
+        let redis = config
+            .cache
+            .redis_url
+            .as_deref()
+            .map(|url| RedisLink::open_trusting(url, &trust))
+            .transpose()
+            .context("cannot use [cache].redis_url (REDIS_URL)")?;
+        let mut cache = if !config.cache.enabled {
             Cache::disabled()
         } else {
             Cache::open_limited(&config.cache.dir, config.cache.max_disk_bytes)
         };
-        // One proxy and one set of trusted CAs for pages, robots.txt and
-        // search providers; a bad proxy or CA file stops the start here.
-        let proxy = config.fetch.upstream_proxy()?;
-        let trust = config.fetch.tls_trust()?;
+        if let Some(link) = &redis {
+            cache = cache.with_redis(link.clone());
+        }
         let fetcher = if config.fetch.enabled {
             let f = &config.fetch;
             let fetcher = Fetcher::builder()
@@ -112,11 +127,18 @@ impl Service {
             None
         };
         let renderer = fetcher.as_ref().map(|f| render_page::renderer(&config, f));
-        let search = search::SearchSetup::from_config(&config, &cache, proxy.as_ref(), &trust)?;
+        let search = search::SearchSetup::from_config(
+            &config,
+            &cache,
+            redis.as_ref(),
+            proxy.as_ref(),
+            &trust,
+        )?;
         Ok(Self {
             inner: Arc::new(Inner {
                 config,
                 cache,
+                redis,
                 fetcher,
                 renderer,
                 search,
@@ -133,6 +155,12 @@ impl Service {
     /// namespaces, e.g. search answers for `[cache].search_ttl_seconds`).
     pub fn cache(&self) -> &Cache {
         &self.inner.cache
+    }
+
+    /// The state of the Redis shared with other instances (`None` when no
+    /// `[cache].redis_url` is set): what `/healthz` reports.
+    pub fn redis_health(&self) -> Option<RedisHealth> {
+        self.inner.redis.as_ref().map(RedisLink::health)
     }
 
     /// Whether `web_fetch` is offered (`WEB_FETCH_ENABLED` / `[fetch].enabled`).

@@ -53,6 +53,7 @@ impl SearchSetup {
     pub(crate) fn from_config(
         config: &Config,
         cache: &Cache,
+        redis: Option<&farsight_net::RedisLink>,
         proxy: Option<&farsight_net::UpstreamProxy>,
         trust: &farsight_net::TlsTrust,
     ) -> anyhow::Result<Option<Self>> {
@@ -75,6 +76,10 @@ impl SearchSetup {
             .cache_ttl(config.cache.search_ttl);
         if config.cache.enabled {
             builder = builder.cache(Arc::new(NetSearchCache(cache.clone())));
+        }
+        if let Some(link) = redis {
+            // All instances on this Redis share each provider's budget.
+            builder = builder.shared_budgets(link.clone());
         }
         if let Some(country) = &config.search.country {
             builder = builder.country(country);

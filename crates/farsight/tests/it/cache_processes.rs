@@ -226,8 +226,8 @@ async fn cache_clear_empties_the_shared_file_and_says_what_it_removed() {
     let o = farsight(&cfg, &["cache".into(), "clear".into()]).await;
     assert_eq!(o.status.code(), Some(0), "{o:?}");
     let text = String::from_utf8_lossy(&o.stdout);
-    // The page and its document.
-    assert!(text.starts_with("Removed 2 entries ("), "{text}");
+    // The page, its document and the site's robots.txt decision.
+    assert!(text.starts_with("Removed 3 entries ("), "{text}");
     let info = farsight(&cfg, &["cache".into(), "info".into()]).await;
     let text = String::from_utf8_lossy(&info.stdout);
     assert!(text.contains("entries: 0"), "{text}");

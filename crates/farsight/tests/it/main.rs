@@ -22,5 +22,6 @@ mod render;
 mod search;
 mod search_support;
 mod search_surfaces;
+mod shared_state;
 mod support;
 mod text_kinds;
