@@ -157,6 +157,13 @@ impl Service {
         &self.inner.cache
     }
 
+    /// The Redis shared with other instances (`None` without
+    /// `[cache].redis_url`), for other shared budgets: see
+    /// [`RedisLink::gcra`].
+    pub fn redis(&self) -> Option<&RedisLink> {
+        self.inner.redis.as_ref()
+    }
+
     /// The state of the Redis shared with other instances (`None` when no
     /// `[cache].redis_url` is set): what `/healthz` reports.
     pub fn redis_health(&self) -> Option<RedisHealth> {
