@@ -11,11 +11,13 @@ mod fetch_many;
 mod first_run;
 #[cfg(unix)]
 mod http_abuse;
+mod instances;
 mod markdown_source;
 mod mcp_http;
 mod mcp_schemas;
 mod mcp_stdio;
 mod proxy;
+mod redis_server;
 mod render;
 mod search;
 mod search_support;

@@ -2,6 +2,7 @@
 //! plain HTTP requests for what a client library hides (status codes).
 
 use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use rmcp::ServiceExt;
@@ -16,6 +17,8 @@ use crate::support::{PageServer, write_config};
 pub struct HttpServer {
     pub base: String,
     child: tokio::process::Child,
+    /// Everything the server wrote to stderr so far, line by line.
+    log: Arc<Mutex<Vec<String>>>,
     _dir: tempfile::TempDir,
 }
 
@@ -55,7 +58,11 @@ impl HttpServer {
         let mut toml = std::fs::read_to_string(&cfg).unwrap();
         toml.push_str(extra_toml);
         std::fs::write(&cfg, toml).unwrap();
-        let bin = env!("CARGO_BIN_EXE_farsight");
+        // The load figures of tests/it/instances.rs are measured with a
+        // release build named here; every other run uses the test build.
+        let bin = std::env::var("FARSIGHT_TEST_BIN")
+            .unwrap_or_else(|_| env!("CARGO_BIN_EXE_farsight").to_owned());
+        let bin = bin.as_str();
         let mut cmd = match open_file_limit {
             None => tokio::process::Command::new(bin),
             Some(limit) => {
@@ -95,11 +102,19 @@ impl HttpServer {
         })
         .await
         .unwrap();
-        // Keep draining stderr so the child never blocks on a full pipe.
-        tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
+        // Keep draining stderr so the child never blocks on a full pipe, and
+        // keep the lines for the tests that read the log.
+        let log: Arc<Mutex<Vec<String>>> = Arc::default();
+        let kept = log.clone();
+        tokio::spawn(async move {
+            while let Ok(Some(line)) = lines.next_line().await {
+                kept.lock().unwrap().push(line);
+            }
+        });
         HttpServer {
             base,
             child,
+            log,
             _dir: dir,
         }
     }
@@ -120,6 +135,11 @@ impl HttpServer {
             .await
             .ok()
             .map(Result::unwrap)
+    }
+
+    /// The lines the server has written to stderr so far.
+    pub fn log_lines(&self) -> Vec<String> {
+        self.log.lock().unwrap().clone()
     }
 
     pub fn mcp_url(&self) -> String {
