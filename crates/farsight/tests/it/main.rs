@@ -11,6 +11,7 @@ mod fetch_many;
 mod first_run;
 #[cfg(unix)]
 mod http_abuse;
+mod instances;
 mod markdown_source;
 mod mcp_http;
 mod mcp_schemas;

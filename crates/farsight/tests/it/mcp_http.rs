@@ -57,7 +57,11 @@ impl HttpServer {
         let mut toml = std::fs::read_to_string(&cfg).unwrap();
         toml.push_str(extra_toml);
         std::fs::write(&cfg, toml).unwrap();
-        let bin = env!("CARGO_BIN_EXE_farsight");
+        // The load figures of tests/it/instances.rs are measured with a
+        // release build named here; every other run uses the test build.
+        let bin = std::env::var("FARSIGHT_TEST_BIN")
+            .unwrap_or_else(|_| env!("CARGO_BIN_EXE_farsight").to_owned());
+        let bin = bin.as_str();
         let mut cmd = match open_file_limit {
             None => tokio::process::Command::new(bin),
             Some(limit) => {
