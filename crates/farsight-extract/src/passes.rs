@@ -16,11 +16,10 @@
 //! 5. empty headings — headings that end the content with nothing under
 //!    them (`trailing.rs`).
 
-use std::collections::HashSet;
-
 use dom_query::{Document, NodeId};
 
 use crate::content::Choice;
+use crate::fasthash::FastSet;
 use crate::kind::PageKind;
 use crate::{density, inner, region, trailing};
 
@@ -42,7 +41,9 @@ pub(crate) enum Chosen {
 /// and a region are compared as they would be rendered, before either is
 /// cleaned (a listing's blocks are mostly link lists, which leave little).
 pub(crate) fn kept_text(doc: &Document, roots: &[NodeId], kind: PageKind, chosen: Chosen) -> usize {
-    let mut doomed: HashSet<NodeId> = roots
+    // Fast-hashed sets: a page of many elements dooms thousands (nested
+    // ones too), and SipHash was a visible share of this walk.
+    let mut doomed: FastSet<NodeId> = roots
         .iter()
         .flat_map(|r| region::furniture(doc, *r, kind))
         .collect();
@@ -59,7 +60,7 @@ pub(crate) fn kept_text(doc: &Document, roots: &[NodeId], kind: PageKind, chosen
     for root in roots.iter().filter_map(|r| doc.tree.get(r)) {
         kept += root.normalized_char_count();
         // Outermost removals only: a removed block takes its insides along.
-        let mut gone: HashSet<NodeId> = HashSet::new();
+        let mut gone: FastSet<NodeId> = FastSet::default();
         for n in root.descendants_it() {
             if n.parent().is_some_and(|p| gone.contains(&p.id)) {
                 gone.insert(n.id);

@@ -28,9 +28,13 @@
 
 use std::sync::OnceLock;
 
-use dom_query::NodeRef;
-use memchr::memmem::Finder;
+use std::cell::OnceCell;
 
+use dom_query::NodeRef;
+
+use index::Index;
+
+mod index;
 pub(crate) mod tables;
 
 /// An element's class and id, lower-cased once for all the tables a pass
@@ -39,6 +43,9 @@ pub(crate) mod tables;
 pub(crate) struct Words {
     class: String,
     id: String,
+    /// The bits of the tables matching the class and the id, per kind of
+    /// matching (`How as usize`), read on the first question of that kind.
+    masks: [OnceCell<[u64; 2]>; 3],
 }
 
 impl Words {
@@ -60,7 +67,17 @@ impl Words {
         Self {
             class: class.to_ascii_lowercase(),
             id: id.to_ascii_lowercase(),
+            masks: Default::default(),
         }
+    }
+
+    /// The bits of the tables matching as `how` (see `index::lexicon`) in
+    /// the class and in the id.
+    fn masks(&self, how: How) -> [u64; 2] {
+        *self.masks[how as usize].get_or_init(|| {
+            let index = &index::lexicon()[how as usize];
+            [index.mask(&self.class), index.mask(&self.id)]
+        })
     }
 
     /// The lower-cased class and id, each to be matched on its own.
@@ -100,11 +117,9 @@ pub(crate) enum How {
 pub(crate) struct Table {
     how: How,
     entries: &'static [&'static str],
-    /// Searchers for a fragment table, built once: fragment tables run on
-    /// the class and id of every element of a page, and building a
-    /// searcher costs more than running it on a short string.
-    /// The shortest entry's length and the searchers.
-    finders: OnceLock<(usize, Vec<Finder<'static>>)>,
+    /// The table's own entries arranged for matching and its bit in the
+    /// lexicon of all tables, built on first use (see `index.rs`).
+    index: OnceLock<(Index, Option<u64>)>,
 }
 
 impl Table {
@@ -127,12 +142,11 @@ impl Table {
         Self {
             how,
             entries,
-            finders: OnceLock::new(),
+            index: OnceLock::new(),
         }
     }
 
     /// How the entries match.
-    #[cfg(test)]
     pub(crate) fn how(&self) -> How {
         self.how
     }
@@ -149,12 +163,21 @@ impl Table {
 
     /// Whether an entry matches the class or the id.
     pub(crate) fn matches(&self, w: &Words) -> bool {
-        w.values().iter().any(|v| self.in_value(v))
+        match self.bit() {
+            Some(bit) => {
+                let [class, id] = w.masks(self.how);
+                (class | id) & bit != 0
+            }
+            None => w.values().iter().any(|v| self.in_value(v)),
+        }
     }
 
     /// Whether an entry matches the class (the id is not read).
     pub(crate) fn in_class(&self, w: &Words) -> bool {
-        self.in_value(&w.class)
+        match self.bit() {
+            Some(bit) => w.masks(self.how)[0] & bit != 0,
+            None => self.in_value(&w.class),
+        }
     }
 
     /// The entries that match the class or the id, in table order: for a
@@ -174,7 +197,7 @@ impl Table {
     /// every element's raw attributes (the paywall markers, the prefilters
     /// of consent notices and bylines).
     pub(crate) fn in_raw_value(&self, value: &str) -> bool {
-        if self.how == How::Fragment && value.len() < self.finders().0 {
+        if value.len() < self.index().shortest {
             return false;
         }
         if value.bytes().any(|b| b.is_ascii_uppercase()) {
@@ -186,27 +209,7 @@ impl Table {
 
     /// Whether an entry matches one lower-cased class or id value.
     pub(crate) fn in_value(&self, value: &str) -> bool {
-        if value.is_empty() {
-            return false;
-        }
-        match self.how {
-            How::Fragment => {
-                let (shortest, finders) = self.finders();
-                value.len() >= *shortest
-                    && finders.iter().any(|f| f.find(value.as_bytes()).is_some())
-            }
-            How::Token => tokens(value).any(|t| self.entries.contains(&t)),
-            // One split for the one-word entries; a hyphenated entry looks
-            // for its parts in a row.
-            How::Part => {
-                parts(value).any(|p| self.entries.contains(&p))
-                    || self
-                        .entries
-                        .iter()
-                        .filter(|e| e.contains('-'))
-                        .any(|e| parts_in_a_row(e, value))
-            }
-        }
+        self.index().mask(value) != 0
     }
 
     fn entry_in(&self, entry: &str, value: &str) -> bool {
@@ -217,15 +220,20 @@ impl Table {
         }
     }
 
-    fn finders(&self) -> &(usize, Vec<Finder<'static>>) {
-        self.finders.get_or_init(|| {
-            let shortest = self.entries.iter().map(|e| e.len()).min().unwrap_or(0);
-            let finders = self
-                .entries
-                .iter()
-                .map(|e| Finder::new(e.as_bytes()))
-                .collect();
-            (shortest, finders)
+    fn index(&self) -> &Index {
+        &self.built().0
+    }
+
+    fn bit(&self) -> Option<u64> {
+        self.built().1
+    }
+
+    fn built(&self) -> &(Index, Option<u64>) {
+        self.index.get_or_init(|| {
+            (
+                Index::of(self.how, &[(self.entries, 1)]),
+                index::bit_of(self),
+            )
         })
     }
 }
