@@ -28,9 +28,13 @@
 
 use std::sync::OnceLock;
 
-use std::cell::OnceCell;
+use std::cell::{OnceCell, RefCell};
+use std::hash::Hasher;
+use std::rc::Rc;
 
-use dom_query::NodeRef;
+use dom_query::{NodeData, NodeRef};
+
+use crate::fasthash::{FastMap, FxHasher};
 
 use index::Index;
 
@@ -49,21 +53,40 @@ pub(crate) struct Words {
 }
 
 impl Words {
-    /// The class and id of `n` (empty for a node that is not an element).
-    pub(crate) fn of(n: &NodeRef<'_>) -> Self {
-        Self::from_attrs(
-            &n.attr("class").unwrap_or_default(),
-            &n.attr("id").unwrap_or_default(),
-        )
+    /// The class and id of `n` (empty for a node that is not an element),
+    /// read without copying them (see [`remembered`]).
+    pub(crate) fn of(n: &NodeRef<'_>) -> Rc<Self> {
+        Self::of_attrs(n, true)
     }
 
     /// The class of `n` alone, for tables read in the class only.
-    pub(crate) fn of_class(n: &NodeRef<'_>) -> Self {
-        Self::from_attrs(&n.attr("class").unwrap_or_default(), "")
+    pub(crate) fn of_class(n: &NodeRef<'_>) -> Rc<Self> {
+        Self::of_attrs(n, false)
+    }
+
+    fn of_attrs(n: &NodeRef<'_>, with_id: bool) -> Rc<Self> {
+        n.query_or(None, |node| {
+            let NodeData::Element(el) = &node.data else {
+                return None;
+            };
+            let value = |name: &str| {
+                el.attrs
+                    .iter()
+                    .find(|a| &*a.name.local == name)
+                    .map_or("", |a| &*a.value)
+            };
+            let id = if with_id { value("id") } else { "" };
+            Some(remembered(value("class"), id))
+        })
+        .unwrap_or_default()
     }
 
     /// A class and an id as written in the page, any case.
-    pub(crate) fn from_attrs(class: &str, id: &str) -> Self {
+    pub(crate) fn from_attrs(class: &str, id: &str) -> Rc<Self> {
+        remembered(class, id)
+    }
+
+    fn read(class: &str, id: &str) -> Self {
         Self {
             class: class.to_ascii_lowercase(),
             id: id.to_ascii_lowercase(),
@@ -84,6 +107,49 @@ impl Words {
     pub(crate) fn values(&self) -> [&str; 2] {
         [&self.class, &self.id]
     }
+}
+
+/// At most this many class and id pairs are remembered per thread; then
+/// the memory starts over.
+const REMEMBERED: usize = 4096;
+
+thread_local! {
+    /// The [`Words`] of the class and id pairs read lately, by a hash of
+    /// the pair as written: the cards of a grid share their class, and the
+    /// passes ask about each element several times (seven on a page whose
+    /// region is weighed against the picked blocks). A hash shared by
+    /// two pairs keeps the later one: the pair is compared, never assumed.
+    static SEEN: RefCell<FastMap<u64, (Box<str>, Box<str>, Rc<Words>)>> =
+        RefCell::new(FastMap::default());
+}
+
+/// The [`Words`] of a class and an id as written, read once per pair (see
+/// [`SEEN`]).
+fn remembered(class: &str, id: &str) -> Rc<Words> {
+    let mut hasher = FxHasher::default();
+    hasher.write(class.as_bytes());
+    // No class ends with this byte (not UTF-8): "a b" + "" and "a" + "b"
+    // hash apart.
+    hasher.write_u8(0xff);
+    hasher.write(id.as_bytes());
+    let key = hasher.finish();
+    SEEN.with(|seen| {
+        let Ok(mut seen) = seen.try_borrow_mut() else {
+            return Rc::new(Words::read(class, id));
+        };
+        if let Some((c, i, words)) = seen.get(&key)
+            && **c == *class
+            && **i == *id
+        {
+            return Rc::clone(words);
+        }
+        if seen.len() >= REMEMBERED {
+            seen.clear();
+        }
+        let words = Rc::new(Words::read(class, id));
+        seen.insert(key, (class.into(), id.into(), Rc::clone(&words)));
+        words
+    })
 }
 
 /// The word parts of one lower-cased class or id value, in order: split on

@@ -1,13 +1,15 @@
 //! Every entry of every table, matched through an element built for it, and
 //! the words each table must not match.
 
+use std::rc::Rc;
+
 use dom_query::Document;
 
 use super::tables::*;
 use super::{How, Table, Words};
 
 /// The [`Words`] of the first `<div>` of `html`.
-fn words_of(class: &str, id: &str) -> Words {
+fn words_of(class: &str, id: &str) -> Rc<Words> {
     let html = format!("<div class=\"{class}\" id=\"{id}\">x</div>");
     let doc = Document::from(html.as_str());
     let div = doc.select("div");
