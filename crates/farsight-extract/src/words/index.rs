@@ -62,7 +62,7 @@ impl Index {
             index.pairs.resize(256 * 256 / 64, 0);
         }
         for (entries, bit) in tables {
-            for e in entries.iter().copied() {
+            for &e in entries.iter() {
                 index.shortest = index.shortest.min(e.len());
                 match how {
                     How::Part if e.contains('-') => {

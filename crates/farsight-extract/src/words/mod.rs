@@ -113,19 +113,28 @@ impl Words {
 /// the memory starts over.
 const REMEMBERED: usize = 4096;
 
+/// Pairs longer than this, in bytes, are read each time rather than kept
+/// after the page: a hostile page's megabyte class stays with the page.
+const REMEMBERED_LEN: usize = 512;
+
 thread_local! {
     /// The [`Words`] of the class and id pairs read lately, by a hash of
     /// the pair as written: the cards of a grid share their class, and the
     /// passes ask about each element several times (seven on a page whose
     /// region is weighed against the picked blocks). A hash shared by
     /// two pairs keeps the later one: the pair is compared, never assumed.
-    static SEEN: RefCell<FastMap<u64, (Box<str>, Box<str>, Rc<Words>)>> =
-        RefCell::new(FastMap::default());
+    static SEEN: RefCell<Seen> = RefCell::new(Seen::default());
 }
+
+/// [`SEEN`]: by the hash of a class and id pair, the pair and its words.
+type Seen = FastMap<u64, (Box<str>, Box<str>, Rc<Words>)>;
 
 /// The [`Words`] of a class and an id as written, read once per pair (see
 /// [`SEEN`]).
 fn remembered(class: &str, id: &str) -> Rc<Words> {
+    if class.len() + id.len() > REMEMBERED_LEN {
+        return Rc::new(Words::read(class, id));
+    }
     let mut hasher = FxHasher::default();
     hasher.write(class.as_bytes());
     // No class ends with this byte (not UTF-8): "a b" + "" and "a" + "b"
