@@ -110,7 +110,8 @@ impl Words {
 }
 
 /// At most this many class and id pairs are remembered per thread; then
-/// the memory starts over.
+/// the memory starts over. It is emptied after each page too (see
+/// [`forget`]): nothing of a page is kept on the threads of a server.
 const REMEMBERED: usize = 4096;
 
 /// Pairs longer than this, in bytes, are read each time rather than kept
@@ -128,6 +129,16 @@ thread_local! {
 
 /// [`SEEN`]: by the hash of a class and id pair, the pair and its words.
 type Seen = FastMap<u64, (Box<str>, Box<str>, Rc<Words>)>;
+
+/// Empties this thread's memory of class and id pairs (see [`SEEN`]):
+/// called when a page is done.
+pub(crate) fn forget() {
+    SEEN.with(|seen| {
+        if let Ok(mut seen) = seen.try_borrow_mut() {
+            *seen = Seen::default();
+        }
+    });
+}
 
 /// The [`Words`] of a class and an id as written, read once per pair (see
 /// [`SEEN`]).
