@@ -135,34 +135,47 @@ fn noscript_holds_page(doc: &Document) -> bool {
     let Some(body) = doc.body() else {
         return false;
     };
-    let (mut inside, mut outside) = (0usize, 0usize);
-    let mut stack = vec![(body, false)];
+    // The text inside first: on almost every page it is short, and the
+    // rest of the page's text need not be counted.
+    let inside = text_chars(&body, Within::Noscript);
+    inside >= NOSCRIPT_PAGE && inside > text_chars(&body, Within::Elsewhere) * 2
+}
+
+/// Which text [`text_chars`] counts.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Within {
+    Noscript,
+    Elsewhere,
+}
+
+/// The non-space characters of the text below `root` inside `<noscript>`
+/// elements, or outside them, in one walk; script and style bodies are not
+/// text anyone reads.
+fn text_chars(root: &NodeRef<'_>, within: Within) -> usize {
+    let mut chars = 0;
+    let mut stack = vec![(*root, false)];
     while let Some((n, in_noscript)) = stack.pop() {
         if n.is_text() {
-            let chars = n.query_or(0, |node| match &node.data {
-                NodeData::Text { contents } => {
-                    contents.chars().filter(|c| !c.is_whitespace()).count()
-                }
-                _ => 0,
-            });
-            if in_noscript {
-                inside += chars;
-            } else {
-                outside += chars;
+            if in_noscript == (within == Within::Noscript) {
+                chars += n.query_or(0, |node| match &node.data {
+                    NodeData::Text { contents } => {
+                        contents.chars().filter(|c| !c.is_whitespace()).count()
+                    }
+                    _ => 0,
+                });
             }
             continue;
         }
         let Some(name) = n.node_name() else {
             continue;
         };
-        // Script and style bodies are not text anyone reads.
         if matches!(&*name, "script" | "style" | "template") {
             continue;
         }
         let in_noscript = in_noscript || &*name == "noscript";
         stack.extend(n.children_it(false).map(|c| (c, in_noscript)));
     }
-    inside >= NOSCRIPT_PAGE && inside > outside * 2
+    chars
 }
 
 /// The first node after `n` and everything inside it, in document order.

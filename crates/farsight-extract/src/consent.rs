@@ -92,8 +92,6 @@ const MAX_WORDED_TRIES: usize = 8;
 pub(crate) struct Notices {
     budget: usize,
     worded_tries: usize,
-    /// A class or id, lower-cased.
-    lower: String,
 }
 
 impl Notices {
@@ -101,26 +99,22 @@ impl Notices {
         Self {
             budget: PAGE_BUDGET,
             worded_tries: MAX_WORDED_TRIES,
-            lower: String::new(),
         }
     }
 
     /// Whether the element `n` is a consent notice by its class or id.
     pub(crate) fn is_named_notice(&mut self, n: &NodeRef<'_>) -> bool {
-        let lower = &mut self.lower;
         let named = n.query_or(false, |node| {
             let dom_query::NodeData::Element(el) = &node.data else {
                 return false;
             };
+            // This runs on every element with a class or an id: the hints
+            // are read in the value as written (copied only when it has
+            // capitals), and only the few that hint are lower-cased.
             el.attrs.iter().any(|a| {
-                if !matches!(&*a.name.local, "class" | "id") {
-                    return false;
-                }
-                // Lower-cased into one buffer kept across elements: this
-                // runs on every element with a class or an id.
-                lower.clear();
-                lower.extend(a.value.chars().map(|c| c.to_ascii_lowercase()));
-                NOTICE_HINTS.in_value(lower) && names_a_notice(lower)
+                matches!(&*a.name.local, "class" | "id")
+                    && NOTICE_HINTS.in_raw_value(&a.value)
+                    && names_a_notice(&a.value.to_ascii_lowercase())
             })
         });
         named && !is_page_element(n) && self.notice_sized(n, MAX_NAMED_CHARS)

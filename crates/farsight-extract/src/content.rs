@@ -52,6 +52,9 @@ pub(crate) struct Choice {
     /// What Readability's cleaning dropped inside the roots it chose (see
     /// `readability.rs`): a pass of its own on articles.
     pub dropped: Vec<NodeId>,
+    /// The furniture below the roots when it was found while choosing
+    /// them (see `passes::kept_text`): the cleaning's first pass, done.
+    pub furniture: Option<Vec<NodeId>>,
 }
 
 /// Chooses the content of `doc` (already cleaned of hidden elements).
@@ -82,12 +85,14 @@ pub(crate) fn choose(
             roots: vec![row],
             chosen: Chosen::Row,
             dropped: Vec::new(),
+            furniture: None,
         };
     }
     let blocks = Choice {
         roots,
         chosen: Chosen::Blocks,
         dropped,
+        furniture: None,
     };
     // The second look is a refinement: not when time is up.
     if !kind.spreads() || deadline.expired() {
@@ -105,7 +110,11 @@ pub(crate) fn choose(
 /// long posts.
 fn widen_to_region(doc: &Document, found: Choice, kind: PageKind) -> Choice {
     let chars = |id: &NodeId| doc.tree.get(id).map_or(0, |n| n.normalized_char_count());
-    let chosen = passes::kept_text(doc, &found.roots, kind, found.chosen);
+    let (chosen, furniture) = passes::kept_text(doc, &found.roots, kind, found.chosen);
+    let found = Choice {
+        furniture: Some(furniture),
+        ..found
+    };
     // A few words out of a whole page (a listing whose every entry is one
     // link): the body minus furniture says more.
     let tiny = chosen < TINY_CONTENT;
@@ -132,7 +141,8 @@ fn widen_to_region(doc: &Document, found: Choice, kind: PageKind) -> Choice {
             }
         }
     };
-    let kept = passes::kept_text(doc, &[root], kind, how) as f32;
+    let (kept, furniture) = passes::kept_text(doc, &[root], kind, how);
+    let kept = kept as f32;
     let chosen = chosen as f32;
     if kind.discussion
         || (chosen * wider < kept && at_most.is_none_or(|most| kept <= chosen * most))
@@ -141,6 +151,7 @@ fn widen_to_region(doc: &Document, found: Choice, kind: PageKind) -> Choice {
             roots: vec![root],
             chosen: how,
             dropped: Vec::new(),
+            furniture: Some(furniture),
         }
     } else {
         found
@@ -153,6 +164,7 @@ fn body(doc: &Document) -> Choice {
         roots: doc.body().map(|b| b.id).into_iter().collect(),
         chosen: Chosen::Body,
         dropped: Vec::new(),
+        furniture: None,
     }
 }
 

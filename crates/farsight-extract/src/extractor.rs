@@ -22,6 +22,8 @@ use crate::{
 pub fn extract(html: &str, options: &ExtractOptions) -> Document {
     let deadline = Deadline::new(options.deadline);
     let mut out = extract_within(html, options, &deadline);
+    // The class and id words read on this page are not kept after it.
+    crate::words::forget();
     out.timed_out = deadline.was_hit();
     out
 }

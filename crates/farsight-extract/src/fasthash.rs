@@ -3,11 +3,14 @@
 //! one call, so SipHash's flood resistance buys nothing here, and it was a
 //! visible share of the time per page.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
 
 /// A `HashMap` with [`FxHasher`].
 pub(crate) type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<FxHasher>>;
+
+/// A `HashSet` with [`FxHasher`].
+pub(crate) type FastSet<K> = HashSet<K, BuildHasherDefault<FxHasher>>;
 
 /// The multiply-rotate hash of rustc (FxHash).
 #[derive(Default, Clone, Copy)]

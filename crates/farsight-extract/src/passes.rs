@@ -16,11 +16,10 @@
 //! 5. empty headings — headings that end the content with nothing under
 //!    them (`trailing.rs`).
 
-use std::collections::HashSet;
-
 use dom_query::{Document, NodeId};
 
 use crate::content::Choice;
+use crate::fasthash::FastSet;
 use crate::kind::PageKind;
 use crate::{density, inner, region, trailing};
 
@@ -41,11 +40,21 @@ pub(crate) enum Chosen {
 /// far as whole elements go, without changing the page: blocks
 /// and a region are compared as they would be rendered, before either is
 /// cleaned (a listing's blocks are mostly link lists, which leave little).
-pub(crate) fn kept_text(doc: &Document, roots: &[NodeId], kind: PageKind, chosen: Chosen) -> usize {
-    let mut doomed: HashSet<NodeId> = roots
+/// With them, the furniture found below `roots` (pass 1 on this very
+/// tree, in page order): [`clean`] removes it without looking again.
+pub(crate) fn kept_text(
+    doc: &Document,
+    roots: &[NodeId],
+    kind: PageKind,
+    chosen: Chosen,
+) -> (usize, Vec<NodeId>) {
+    let furniture: Vec<NodeId> = roots
         .iter()
         .flat_map(|r| region::furniture(doc, *r, kind))
         .collect();
+    // Fast-hashed sets: a page of many elements dooms thousands (nested
+    // ones too), and SipHash was a visible share of this walk.
+    let mut doomed: FastSet<NodeId> = furniture.iter().copied().collect();
     if link_lists_go(chosen) {
         doomed.extend(density::link_lists(doc, roots));
     }
@@ -59,7 +68,7 @@ pub(crate) fn kept_text(doc: &Document, roots: &[NodeId], kind: PageKind, chosen
     for root in roots.iter().filter_map(|r| doc.tree.get(r)) {
         kept += root.normalized_char_count();
         // Outermost removals only: a removed block takes its insides along.
-        let mut gone: HashSet<NodeId> = HashSet::new();
+        let mut gone: FastSet<NodeId> = FastSet::default();
         for n in root.descendants_it() {
             if n.parent().is_some_and(|p| gone.contains(&p.id)) {
                 gone.insert(n.id);
@@ -69,7 +78,7 @@ pub(crate) fn kept_text(doc: &Document, roots: &[NodeId], kind: PageKind, chosen
             }
         }
     }
-    kept
+    (kept, furniture)
 }
 
 fn link_lists_go(chosen: Chosen) -> bool {
@@ -86,8 +95,20 @@ pub(crate) fn clean(doc: &Document, choice: &Choice, kind: PageKind) {
             }
         }
     }
-    for root in roots {
-        region::prune(doc, *root, kind);
+    // Readability's cleaning changes what holds most of a root's text,
+    // which bounds furniture: then pass 1 looks again.
+    let dropped = kind.article && !kind.discussion && !choice.dropped.is_empty();
+    match &choice.furniture {
+        Some(found) if !dropped => {
+            for n in found.iter().filter_map(|id| doc.tree.get(id)) {
+                n.remove_from_parent();
+            }
+        }
+        _ => {
+            for root in roots {
+                region::prune(doc, *root, kind);
+            }
+        }
     }
     if link_lists_go(chosen) {
         density::prune_roots(doc, roots);

@@ -12,7 +12,7 @@
 use std::collections::HashSet;
 use std::fmt::Write;
 
-use dom_query::{Document, NodeId, NodeRef};
+use dom_query::{Document, NodeData, NodeId, NodeRef};
 
 /// Readability's verdict on the page: the blocks it keeps, as elements of
 /// the page, outermost only, in page order, and the elements inside them
@@ -151,11 +151,28 @@ fn marked_copy(doc: &Document) -> (Document, Vec<NodeId>) {
         .filter(|n| n.is_element())
         .collect();
     let mut mark = String::new();
+    // The attribute made once and copied: making its name anew for each
+    // element interned it each time, a visible share of this copy.
+    let mut made: Option<dom_query::Attr> = None;
     for (i, n) in elements.iter().enumerate() {
         mark.clear();
         // Writing to a String cannot fail.
         let _ = write!(mark, "{i}");
-        n.set_attr(MARK, &mark);
+        n.update(|node| {
+            let NodeData::Element(el) = &mut node.data else {
+                return;
+            };
+            let has = el.attrs.iter().any(|a| &*a.name.local == MARK);
+            if let (false, Some(attr)) = (has, &made) {
+                el.attrs.push(attr.clone());
+            }
+            // Replaces the value of the one just copied, or of the page's
+            // own attribute of that name.
+            el.set_attr(MARK, &mark);
+            if made.is_none() {
+                made = el.attrs.iter().find(|a| &*a.name.local == MARK).cloned();
+            }
+        });
     }
     let ids = elements.iter().map(|n| n.id).collect();
     drop(elements);

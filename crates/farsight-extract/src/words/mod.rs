@@ -28,9 +28,17 @@
 
 use std::sync::OnceLock;
 
-use dom_query::NodeRef;
-use memchr::memmem::Finder;
+use std::cell::{OnceCell, RefCell};
+use std::hash::Hasher;
+use std::rc::Rc;
 
+use dom_query::{NodeData, NodeRef};
+
+use crate::fasthash::{FastMap, FxHasher};
+
+use index::Index;
+
+mod index;
 pub(crate) mod tables;
 
 /// An element's class and id, lower-cased once for all the tables a pass
@@ -39,34 +47,129 @@ pub(crate) mod tables;
 pub(crate) struct Words {
     class: String,
     id: String,
+    /// The bits of the tables matching the class and the id, per kind of
+    /// matching (`How as usize`), read on the first question of that kind.
+    masks: [OnceCell<[u64; 2]>; 3],
 }
 
 impl Words {
-    /// The class and id of `n` (empty for a node that is not an element).
-    pub(crate) fn of(n: &NodeRef<'_>) -> Self {
-        Self::from_attrs(
-            &n.attr("class").unwrap_or_default(),
-            &n.attr("id").unwrap_or_default(),
-        )
+    /// The class and id of `n` (empty for a node that is not an element),
+    /// read without copying them (see [`remembered`]).
+    pub(crate) fn of(n: &NodeRef<'_>) -> Rc<Self> {
+        Self::of_attrs(n, true)
     }
 
     /// The class of `n` alone, for tables read in the class only.
-    pub(crate) fn of_class(n: &NodeRef<'_>) -> Self {
-        Self::from_attrs(&n.attr("class").unwrap_or_default(), "")
+    pub(crate) fn of_class(n: &NodeRef<'_>) -> Rc<Self> {
+        Self::of_attrs(n, false)
+    }
+
+    fn of_attrs(n: &NodeRef<'_>, with_id: bool) -> Rc<Self> {
+        n.query_or(None, |node| {
+            let NodeData::Element(el) = &node.data else {
+                return None;
+            };
+            let value = |name: &str| {
+                el.attrs
+                    .iter()
+                    .find(|a| &*a.name.local == name)
+                    .map_or("", |a| &*a.value)
+            };
+            let id = if with_id { value("id") } else { "" };
+            Some(remembered(value("class"), id))
+        })
+        .unwrap_or_default()
     }
 
     /// A class and an id as written in the page, any case.
-    pub(crate) fn from_attrs(class: &str, id: &str) -> Self {
+    pub(crate) fn from_attrs(class: &str, id: &str) -> Rc<Self> {
+        remembered(class, id)
+    }
+
+    fn read(class: &str, id: &str) -> Self {
         Self {
             class: class.to_ascii_lowercase(),
             id: id.to_ascii_lowercase(),
+            masks: Default::default(),
         }
+    }
+
+    /// The bits of the tables matching as `how` (see `index::lexicon`) in
+    /// the class and in the id.
+    fn masks(&self, how: How) -> [u64; 2] {
+        *self.masks[how as usize].get_or_init(|| {
+            let index = &index::lexicon()[how as usize];
+            [index.mask(&self.class), index.mask(&self.id)]
+        })
     }
 
     /// The lower-cased class and id, each to be matched on its own.
     pub(crate) fn values(&self) -> [&str; 2] {
         [&self.class, &self.id]
     }
+}
+
+/// At most this many class and id pairs are remembered per thread; then
+/// the memory starts over. It is emptied after each page too (see
+/// [`forget`]): nothing of a page is kept on the threads of a server.
+const REMEMBERED: usize = 4096;
+
+/// Pairs longer than this, in bytes, are read each time rather than kept
+/// after the page: a hostile page's megabyte class stays with the page.
+const REMEMBERED_LEN: usize = 512;
+
+thread_local! {
+    /// The [`Words`] of the class and id pairs read lately, by a hash of
+    /// the pair as written: the cards of a grid share their class, and the
+    /// passes ask about each element several times (seven on a page whose
+    /// region is weighed against the picked blocks). A hash shared by
+    /// two pairs keeps the later one: the pair is compared, never assumed.
+    static SEEN: RefCell<Seen> = RefCell::new(Seen::default());
+}
+
+/// [`SEEN`]: by the hash of a class and id pair, the pair and its words.
+type Seen = FastMap<u64, (Box<str>, Box<str>, Rc<Words>)>;
+
+/// Empties this thread's memory of class and id pairs (see [`SEEN`]):
+/// called when a page is done.
+pub(crate) fn forget() {
+    SEEN.with(|seen| {
+        if let Ok(mut seen) = seen.try_borrow_mut() {
+            *seen = Seen::default();
+        }
+    });
+}
+
+/// The [`Words`] of a class and an id as written, read once per pair (see
+/// [`SEEN`]).
+fn remembered(class: &str, id: &str) -> Rc<Words> {
+    if class.len() + id.len() > REMEMBERED_LEN {
+        return Rc::new(Words::read(class, id));
+    }
+    let mut hasher = FxHasher::default();
+    hasher.write(class.as_bytes());
+    // No class ends with this byte (not UTF-8): "a b" + "" and "a" + "b"
+    // hash apart.
+    hasher.write_u8(0xff);
+    hasher.write(id.as_bytes());
+    let key = hasher.finish();
+    SEEN.with(|seen| {
+        let Ok(mut seen) = seen.try_borrow_mut() else {
+            return Rc::new(Words::read(class, id));
+        };
+        if let Some((c, i, words)) = seen.get(&key)
+            && **c == *class
+            && **i == *id
+        {
+            return Rc::clone(words);
+        }
+        if seen.len() >= REMEMBERED {
+            seen.clear();
+        }
+        let words = Rc::new(Words::read(class, id));
+        seen.insert(key, (class.into(), id.into(), Rc::clone(&words)));
+        words
+    })
 }
 
 /// The word parts of one lower-cased class or id value, in order: split on
@@ -100,11 +203,9 @@ pub(crate) enum How {
 pub(crate) struct Table {
     how: How,
     entries: &'static [&'static str],
-    /// Searchers for a fragment table, built once: fragment tables run on
-    /// the class and id of every element of a page, and building a
-    /// searcher costs more than running it on a short string.
-    /// The shortest entry's length and the searchers.
-    finders: OnceLock<(usize, Vec<Finder<'static>>)>,
+    /// The table's own entries arranged for matching and its bit in the
+    /// lexicon of all tables, built on first use (see `index.rs`).
+    index: OnceLock<(Index, Option<u64>)>,
 }
 
 impl Table {
@@ -127,12 +228,11 @@ impl Table {
         Self {
             how,
             entries,
-            finders: OnceLock::new(),
+            index: OnceLock::new(),
         }
     }
 
     /// How the entries match.
-    #[cfg(test)]
     pub(crate) fn how(&self) -> How {
         self.how
     }
@@ -149,12 +249,21 @@ impl Table {
 
     /// Whether an entry matches the class or the id.
     pub(crate) fn matches(&self, w: &Words) -> bool {
-        w.values().iter().any(|v| self.in_value(v))
+        match self.bit() {
+            Some(bit) => {
+                let [class, id] = w.masks(self.how);
+                (class | id) & bit != 0
+            }
+            None => w.values().iter().any(|v| self.in_value(v)),
+        }
     }
 
     /// Whether an entry matches the class (the id is not read).
     pub(crate) fn in_class(&self, w: &Words) -> bool {
-        self.in_value(&w.class)
+        match self.bit() {
+            Some(bit) => w.masks(self.how)[0] & bit != 0,
+            None => self.in_value(&w.class),
+        }
     }
 
     /// The entries that match the class or the id, in table order: for a
@@ -174,7 +283,7 @@ impl Table {
     /// every element's raw attributes (the paywall markers, the prefilters
     /// of consent notices and bylines).
     pub(crate) fn in_raw_value(&self, value: &str) -> bool {
-        if self.how == How::Fragment && value.len() < self.finders().0 {
+        if value.len() < self.index().shortest {
             return false;
         }
         if value.bytes().any(|b| b.is_ascii_uppercase()) {
@@ -186,27 +295,7 @@ impl Table {
 
     /// Whether an entry matches one lower-cased class or id value.
     pub(crate) fn in_value(&self, value: &str) -> bool {
-        if value.is_empty() {
-            return false;
-        }
-        match self.how {
-            How::Fragment => {
-                let (shortest, finders) = self.finders();
-                value.len() >= *shortest
-                    && finders.iter().any(|f| f.find(value.as_bytes()).is_some())
-            }
-            How::Token => tokens(value).any(|t| self.entries.contains(&t)),
-            // One split for the one-word entries; a hyphenated entry looks
-            // for its parts in a row.
-            How::Part => {
-                parts(value).any(|p| self.entries.contains(&p))
-                    || self
-                        .entries
-                        .iter()
-                        .filter(|e| e.contains('-'))
-                        .any(|e| parts_in_a_row(e, value))
-            }
-        }
+        self.index().mask(value) != 0
     }
 
     fn entry_in(&self, entry: &str, value: &str) -> bool {
@@ -217,15 +306,20 @@ impl Table {
         }
     }
 
-    fn finders(&self) -> &(usize, Vec<Finder<'static>>) {
-        self.finders.get_or_init(|| {
-            let shortest = self.entries.iter().map(|e| e.len()).min().unwrap_or(0);
-            let finders = self
-                .entries
-                .iter()
-                .map(|e| Finder::new(e.as_bytes()))
-                .collect();
-            (shortest, finders)
+    fn index(&self) -> &Index {
+        &self.built().0
+    }
+
+    fn bit(&self) -> Option<u64> {
+        self.built().1
+    }
+
+    fn built(&self) -> &(Index, Option<u64>) {
+        self.index.get_or_init(|| {
+            (
+                Index::of(self.how, &[(self.entries, 1)]),
+                index::bit_of(self),
+            )
         })
     }
 }

@@ -412,8 +412,9 @@ pub(crate) static NOT_A_BYLINE: Table = Table::parts(&[
 /// Fragments: `comment-list`, `commentbody`, `comments`.
 pub(crate) static COMMENT: Table = Table::fragments(&["comment"]);
 
-/// Every table with its name, for the table-driven tests.
-#[cfg(test)]
+/// Every table with its name: the lexicon that reads a class or id once
+/// for all tables (`index.rs`), and the table-driven tests. A test checks
+/// that every table of this file is here.
 pub(crate) static ALL: &[(&str, &Table)] = &[
     ("NOISE", &NOISE),
     ("REGION_NOISE", &REGION_NOISE),

@@ -1,13 +1,15 @@
 //! Every entry of every table, matched through an element built for it, and
 //! the words each table must not match.
 
+use std::rc::Rc;
+
 use dom_query::Document;
 
 use super::tables::*;
 use super::{How, Table, Words};
 
 /// The [`Words`] of the first `<div>` of `html`.
-fn words_of(class: &str, id: &str) -> Words {
+fn words_of(class: &str, id: &str) -> Rc<Words> {
     let html = format!("<div class=\"{class}\" id=\"{id}\">x</div>");
     let doc = Document::from(html.as_str());
     let div = doc.select("div");
@@ -199,4 +201,42 @@ fn class_and_id_are_read_apart() {
     assert!(NOISE.matches(&words_of("page", "skip-link")));
     // Nothing in either: an element without class or id.
     assert!(!NOISE.matches(&Words::default()));
+}
+
+#[test]
+fn every_table_is_in_the_lexicon() {
+    // Counted in the source: a table left out of `ALL` would read values
+    // on its own (still right, but slow) and escape the tests above.
+    let declared = include_str!("tables.rs")
+        .lines()
+        .filter(|l| l.starts_with("pub(crate) static ") && l.contains(": Table"))
+        .count();
+    assert_eq!(declared, ALL.len());
+    assert!(ALL.len() <= 64, "one bit per table");
+    for (name, t) in ALL {
+        assert!(super::index::bit_of(t).is_some(), "{name}");
+    }
+}
+
+/// The lexicon (every table read in one pass, for [`Words`]) answers as
+/// each table reading the value on its own does, on values that mix
+/// entries of many tables.
+#[test]
+fn the_lexicon_agrees_with_each_table() {
+    let all: Vec<&str> = ALL.iter().flat_map(|(_, t)| t.entries()).copied().collect();
+    let mut values: Vec<String> = Vec::new();
+    for (i, e) in all.iter().enumerate() {
+        let next = all[(i * 7 + 3) % all.len()];
+        values.push(format!("{e} {next}"));
+        values.push(format!("x-{e}_{next}y"));
+        values.push(format!("{e}{next}"));
+        values.push(e.replace('-', " "));
+    }
+    for v in &values {
+        let w = Words::from_attrs(v, "");
+        for (name, t) in ALL {
+            assert_eq!(t.matches(&w), t.in_value(v), "{name} on {v:?}");
+            assert_eq!(t.in_class(&w), t.in_value(v), "{name} on {v:?}");
+        }
+    }
 }

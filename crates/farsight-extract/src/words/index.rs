@@ -1,0 +1,191 @@
+//! Table entries arranged for matching: one table's (for a caller asking
+//! about a raw class or id string), or every table's at once (the
+//! lexicon, for [`Words`](super::Words)): a class or id is then read once
+//! for all tables of a kind of matching, and each table's answer is one bit.
+//!
+//! The tables run on the class and id of every element of a page, several
+//! passes asking several tables each; scanning each table's entries for
+//! each question was the largest share of the time on pages of many
+//! elements.
+
+use std::sync::OnceLock;
+
+use super::{How, Table, tables};
+use crate::fasthash::FastMap;
+
+/// Entries of one kind of matching, each carrying the bits of the tables
+/// it belongs to.
+pub(super) struct Index {
+    how: How,
+    /// The one-word entries (for [`How::Token`], every entry), and the
+    /// first words of hyphenated [`How::Part`] entries, as bytes: a value
+    /// is split on bytes (every separator is ASCII, and no byte of a
+    /// character beyond ASCII is a letter or digit, so the words are the
+    /// same as split on characters).
+    singles: FastMap<&'static [u8], Word>,
+    /// The entries of [`How::Fragment`] tables by their first byte: a value
+    /// is read once, each of its bytes looking only at the entries that
+    /// start with it. Class and id values are short, where a searcher per
+    /// entry (or an automaton) costs more to start than the whole scan.
+    by_first: Vec<Vec<(&'static [u8], u64)>>,
+    /// The first two bytes of the fragment entries, one bit per pair
+    /// (a one-byte entry sets every pair it starts): most bytes of a value
+    /// start no entry, and this says so without looking at any.
+    pairs: Vec<u64>,
+    /// The shortest entry's length: a shorter value matches nothing.
+    pub(super) shortest: usize,
+}
+
+/// What one word of a value says.
+#[derive(Default)]
+struct Word {
+    /// The tables with this word as an entry.
+    mask: u64,
+    /// The hyphenated entries this word starts: their other parts, which
+    /// must follow it, and their tables.
+    rows: Vec<(Vec<&'static [u8]>, u64)>,
+}
+
+impl Index {
+    /// The entries of `tables` (all matching as `how`), each table
+    /// answering with its bit.
+    pub(super) fn of(how: How, tables: &[(&'static [&'static str], u64)]) -> Self {
+        let mut index = Self {
+            how,
+            singles: FastMap::default(),
+            by_first: Vec::new(),
+            pairs: Vec::new(),
+            shortest: usize::MAX,
+        };
+        if how == How::Fragment {
+            index.by_first.resize(256, Vec::new());
+            index.pairs.resize(256 * 256 / 64, 0);
+        }
+        for (entries, bit) in tables {
+            for &e in entries.iter() {
+                index.shortest = index.shortest.min(e.len());
+                match how {
+                    How::Part if e.contains('-') => {
+                        let mut words = e.split('-').map(str::as_bytes);
+                        let first = words.next().unwrap_or_default();
+                        let word = index.singles.entry(first).or_default();
+                        word.rows.push((words.collect(), *bit));
+                    }
+                    How::Token | How::Part => {
+                        index.singles.entry(e.as_bytes()).or_default().mask |= bit
+                    }
+                    How::Fragment => {
+                        let b = e.as_bytes();
+                        if let Some(first) = b.first() {
+                            index.by_first[usize::from(*first)].push((b, *bit));
+                            let seconds = match b.get(1) {
+                                Some(second) => usize::from(*second)..=usize::from(*second),
+                                None => 0..=255,
+                            };
+                            for second in seconds {
+                                index.set_pair(*first, second);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        if index.shortest == usize::MAX {
+            index.shortest = 0;
+        }
+        index
+    }
+
+    /// The bits of the tables with an entry that matches `value` (one
+    /// lower-cased class or id value).
+    pub(super) fn mask(&self, value: &str) -> u64 {
+        if value.is_empty() || value.len() < self.shortest {
+            return 0;
+        }
+        let mut mask = 0;
+        match self.how {
+            How::Token => {
+                let names = value
+                    .as_bytes()
+                    .split(|b| b.is_ascii_whitespace() || *b == b'_')
+                    .filter(|w| !w.is_empty());
+                for t in names {
+                    mask |= self.singles.get(t).map_or(0, |w| w.mask);
+                }
+            }
+            // One split: each part is looked up, and a hyphenated entry is
+            // tried only where its first part stands.
+            How::Part => {
+                let mut at = value
+                    .as_bytes()
+                    .split(|b| !b.is_ascii_alphanumeric())
+                    .filter(|w| !w.is_empty());
+                while let Some(p) = at.next() {
+                    let Some(word) = self.singles.get(p) else {
+                        continue;
+                    };
+                    mask |= word.mask;
+                    for (rest, bit) in &word.rows {
+                        if mask & bit == 0 && rest.iter().copied().eq(at.clone().take(rest.len())) {
+                            mask |= bit;
+                        }
+                    }
+                }
+            }
+            How::Fragment => {
+                let v = value.as_bytes();
+                for i in 0..=v.len() - self.shortest {
+                    if v.get(i + 1)
+                        .is_some_and(|second| !self.has_pair(v[i], *second))
+                    {
+                        continue;
+                    }
+                    for (e, bit) in &self.by_first[usize::from(v[i])] {
+                        if mask & bit == 0 && v[i..].starts_with(e) {
+                            mask |= bit;
+                        }
+                    }
+                }
+            }
+        }
+        mask
+    }
+
+    fn set_pair(&mut self, first: u8, second: usize) {
+        let at = usize::from(first) * 256 + second;
+        self.pairs[at / 64] |= 1 << (at % 64);
+    }
+
+    fn has_pair(&self, first: u8, second: u8) -> bool {
+        let at = usize::from(first) * 256 + usize::from(second);
+        self.pairs[at / 64] & (1 << (at % 64)) != 0
+    }
+}
+
+/// Every table of [`tables::ALL`] in one [`Index`] per kind of matching
+/// (by `How as usize`), a table's bit being its place in that list.
+pub(super) fn lexicon() -> &'static [Index; 3] {
+    static LEXICON: OnceLock<[Index; 3]> = OnceLock::new();
+    LEXICON.get_or_init(|| {
+        [How::Token, How::Part, How::Fragment].map(|how| {
+            let of_how: Vec<(&'static [&'static str], u64)> = tables::ALL
+                .iter()
+                .enumerate()
+                .filter(|(i, (_, t))| *i < 64 && t.how() == how)
+                .map(|(i, (_, t))| (t.entries(), 1u64 << i))
+                .collect();
+            Index::of(how, &of_how)
+        })
+    })
+}
+
+/// The bit of `table` in the [`lexicon`]: `None` for a table missing from
+/// [`tables::ALL`] (a test says there is none), which then reads values
+/// on its own.
+pub(super) fn bit_of(table: &Table) -> Option<u64> {
+    tables::ALL
+        .iter()
+        .position(|(_, t)| std::ptr::eq(*t, table))
+        .filter(|i| *i < 64)
+        .map(|i| 1u64 << i)
+}
