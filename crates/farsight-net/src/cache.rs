@@ -15,9 +15,9 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::cache_error::CacheError;
+use crate::cache_lookups::{CacheLevel, CacheLookups, LookupCounters};
 use crate::cache_shared;
 use crate::cache_store::{self, CacheInfo, Cleared, DEFAULT_MAX_DISK_BYTES, Store, now_ms};
-use crate::cache_lookups::{CacheLevel, CacheLookups, LookupCounters};
 use crate::redis_link::RedisLink;
 
 /// Memory budget of the in-memory level. Pages are capped at a few MiB each,

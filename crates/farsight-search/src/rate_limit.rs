@@ -8,6 +8,8 @@
 //! answers, as with no Redis at all.
 
 use std::num::NonZeroU32;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use farsight_net::{GcraVerdict, RedisLink};
@@ -82,6 +84,9 @@ pub(crate) struct ProviderLimiter {
     shared: Option<RedisLink>,
     period: Duration,
     burst: u32,
+    /// Calls that had to queue for a slot, for every provider of the
+    /// service (`/metrics`: `farsight_rate_limit_waits_total`).
+    waits: Arc<AtomicU64>,
 }
 
 impl ProviderLimiter {
@@ -91,6 +96,7 @@ impl ProviderLimiter {
         limit: RateLimit,
         max_wait: Duration,
         shared: Option<RedisLink>,
+        waits: Arc<AtomicU64>,
     ) -> Option<Self> {
         if !(limit.requests_per_second.is_finite() && limit.requests_per_second > 0.0) {
             return None;
@@ -108,6 +114,7 @@ impl ProviderLimiter {
             shared,
             period,
             burst: burst.get(),
+            waits,
         })
     }
 
@@ -117,6 +124,7 @@ impl ProviderLimiter {
     /// more slots than the budget, whatever order they wake in.
     pub(crate) async fn acquire(&self, provider: &str) -> Result<(), SearchError> {
         let deadline = tokio::time::Instant::now() + self.max_wait;
+        let mut counted = false;
         loop {
             let wait = match self.shared_verdict(provider).await {
                 Some(GcraVerdict::Allowed) => return Ok(()),
@@ -140,6 +148,10 @@ impl ProviderLimiter {
                 .with_suggestion(
                     "Too many searches at once: wait a moment, or raise requests_per_second/burst for this provider if its plan allows.",
                 ));
+            }
+            if !counted {
+                counted = true;
+                self.waits.fetch_add(1, Ordering::Relaxed);
             }
             // Never spin: a zero wait from rounding still yields to the others.
             tokio::time::sleep(wait.max(Duration::from_millis(1))).await;
@@ -178,6 +190,7 @@ mod tests {
                 RateLimit::new(2.0, 1),
                 Duration::from_millis(100),
                 Some(link),
+                Arc::default(),
             )
             .unwrap()
         };
@@ -212,10 +225,34 @@ mod tests {
             .unwrap()
             .port();
         let link = RedisLink::open(&format!("redis://127.0.0.1:{port}")).unwrap();
-        let limiter =
-            ProviderLimiter::new(RateLimit::new(0.1, 1), Duration::ZERO, Some(link)).unwrap();
+        let limiter = ProviderLimiter::new(
+            RateLimit::new(0.1, 1),
+            Duration::ZERO,
+            Some(link),
+            Arc::default(),
+        )
+        .unwrap();
         assert!(limiter.acquire("mock").await.is_ok());
         let e = limiter.acquire("mock").await.unwrap_err();
         assert_eq!(e.kind(), ErrorKind::RateLimited);
+    }
+
+    /// A call that queues for its slot is counted once, however often it
+    /// wakes; one admitted at once or refused at once is not.
+    #[tokio::test(start_paused = true)]
+    async fn calls_that_queue_are_counted() {
+        let waits = Arc::new(AtomicU64::new(0));
+        let limiter = ProviderLimiter::new(
+            RateLimit::new(10.0, 1),
+            Duration::from_secs(1),
+            None,
+            waits.clone(),
+        )
+        .unwrap();
+        limiter.acquire("mock").await.unwrap();
+        assert_eq!(waits.load(Ordering::Relaxed), 0);
+        limiter.acquire("mock").await.unwrap();
+        limiter.acquire("mock").await.unwrap();
+        assert_eq!(waits.load(Ordering::Relaxed), 2);
     }
 }

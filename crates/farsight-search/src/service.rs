@@ -4,6 +4,7 @@
 use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use tokio::time::Instant;
@@ -47,6 +48,8 @@ struct Inner {
     cache: Option<Arc<dyn SearchCache>>,
     cache_ttl: Duration,
     timeout: Duration,
+    /// Calls that queued for a provider's budget since the service was built.
+    rate_limit_waits: Arc<AtomicU64>,
 }
 
 struct Entry {
@@ -284,6 +287,7 @@ impl SearchServiceBuilder {
                 picked
             }
         };
+        let rate_limit_waits = Arc::new(AtomicU64::new(0));
         let chain = self
             .providers
             .into_iter()
@@ -295,7 +299,12 @@ impl SearchServiceBuilder {
                     .copied()
                     .or_else(|| RateLimit::default_for(name));
                 let limiter = limit.and_then(|l| {
-                    ProviderLimiter::new(l, self.rate_limit_wait, self.shared_budgets.clone())
+                    ProviderLimiter::new(
+                        l,
+                        self.rate_limit_wait,
+                        self.shared_budgets.clone(),
+                        rate_limit_waits.clone(),
+                    )
                 });
                 let policy = self
                     .retry_policies
@@ -319,6 +328,7 @@ impl SearchServiceBuilder {
                 cache: self.cache,
                 cache_ttl: self.cache_ttl,
                 timeout: self.timeout,
+                rate_limit_waits,
             }),
         })
     }
@@ -346,6 +356,12 @@ impl SearchService {
     /// A builder.
     pub fn builder() -> SearchServiceBuilder {
         SearchServiceBuilder::new()
+    }
+
+    /// How many calls have queued for a provider's request budget (and then
+    /// went on, or answered `rateLimited`) since the service was built.
+    pub fn rate_limit_waits(&self) -> u64 {
+        self.inner.rate_limit_waits.load(Ordering::Relaxed)
     }
 
     /// Every provider the service was built with, in the order added.

@@ -22,11 +22,11 @@ use super::FarsightMcp;
 use super::auth::{self, Gate};
 use super::http_conns::Timeouts;
 use super::http_serve::{self, Limits};
+use super::metrics::RedisState;
 use super::metrics::{self, Metrics};
 use super::oauth::Verifier;
 use super::oauth_metadata;
 use super::open_files;
-use super::metrics::RedisState;
 use super::tenant_limit::TenantLimits;
 use super::tenant_shared::SharedTenantBudget;
 use crate::cli::UsageError;
@@ -139,10 +139,13 @@ fn router(
             auth::require_auth,
         ))
         .layer(middleware::from_fn(one_origin))
-        .route("/healthz", get({
-            let redis = redis_health.clone();
-            move || healthz(redis.clone())
-        }));
+        .route(
+            "/healthz",
+            get({
+                let redis = redis_health.clone();
+                move || healthz(redis.clone())
+            }),
+        );
     // Counts by tool say what a deployment is used for: shown on loopback,
     // elsewhere only when asked for ([server].metrics = true).
     if settings.metrics.unwrap_or(local.ip().is_loopback()) {
@@ -152,9 +155,11 @@ fn router(
                 let metrics = metrics.clone();
                 let redis = redis_health.clone();
                 let cache = cache.clone();
+                let service = service.clone();
                 async move {
                     metrics.redis_state(redis_state(redis.as_ref()));
                     metrics.cache_lookups(&cache.lookups());
+                    metrics.provider_waits(service.search_rate_limit_waits());
                     (
                         [(header::CONTENT_TYPE, metrics::CONTENT_TYPE)],
                         metrics.encode(),

@@ -242,13 +242,15 @@ impl Metrics {
             .inc();
     }
 
-    /// A call queued for a budget (`"tenant"` or `"provider"`) and went on.
-    pub fn rate_limit_wait(&self, scope: &str) {
-        self.rate_limit_waits
-            .get_or_create(&ScopeLabel {
-                scope: scope.to_owned(),
-            })
-            .inc();
+    /// Brings `farsight_rate_limit_waits_total{scope="provider"}` up to the
+    /// search engine's own count of calls that queued for a provider's
+    /// budget (read when scraped). Tenant budgets refuse at once, so only
+    /// providers queue.
+    pub fn provider_waits(&self, total: u64) {
+        let counter = self.rate_limit_waits.get_or_create(&ScopeLabel {
+            scope: "provider".to_owned(),
+        });
+        counter.inc_by(total.saturating_sub(counter.get()));
     }
 
     /// The Redis layer's state; the hook for it to call on every change.
@@ -307,6 +309,8 @@ mod tests {
         // Read again: the counters catch up, they do not add twice.
         m.cache_lookups(&cache.lookups());
         m.redis_state(RedisState::Degraded);
+        m.provider_waits(3);
+        m.provider_waits(3);
         let text = m.encode();
         for line in [
             "farsight_calls_in_flight 0",
@@ -317,6 +321,7 @@ mod tests {
             "farsight_cache_lookups_total{layer=\"memory\",result=\"miss\"} 1",
             "farsight_cache_lookups_total{layer=\"redis\",result=\"hit\"} 0",
             "farsight_redis_state{state=\"degraded\"} 1",
+            "farsight_rate_limit_waits_total{scope=\"provider\"} 3",
             "farsight_redis_state{state=\"disabled\"} 0",
         ] {
             assert!(text.contains(line), "{line} not in:\n{text}");

@@ -156,6 +156,15 @@ impl Service {
         self.inner.search.is_some()
     }
 
+    /// Calls that queued for a provider's request budget since start
+    /// (`/metrics`); 0 without search.
+    pub fn search_rate_limit_waits(&self) -> u64 {
+        self.inner
+            .search
+            .as_ref()
+            .map_or(0, |setup| setup.engine.rate_limit_waits())
+    }
+
     /// The providers asked in turn when a request names none.
     pub fn search_chain(&self) -> Vec<String> {
         self.inner

@@ -95,7 +95,11 @@ async fn health(server: &HttpServer) -> (String, Value) {
         .send()
         .await
         .expect("healthz answers");
-    assert_eq!(r.status().as_u16(), 200, "healthz answers 200 while degraded");
+    assert_eq!(
+        r.status().as_u16(),
+        200,
+        "healthz answers 200 while degraded"
+    );
     let body: Value = r.json().await.expect("healthz is JSON");
     (body["status"].as_str().unwrap_or_default().to_owned(), body)
 }
@@ -116,6 +120,25 @@ async fn wait_for_health(servers: &[HttpServer], want: &str) {
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
     }
+}
+
+/// `/metrics` of `server`.
+async fn metrics(server: &HttpServer) -> String {
+    http()
+        .get(format!("{}/metrics", server.base))
+        .send()
+        .await
+        .expect("metrics answers")
+        .text()
+        .await
+        .expect("metrics is text")
+}
+
+/// The value of the sample `name{labels}` in a Prometheus text, 0 if absent.
+fn counter(text: &str, sample: &str) -> f64 {
+    text.lines()
+        .find_map(|l| l.strip_prefix(sample)?.trim().parse().ok())
+        .unwrap_or(0.0)
 }
 
 /// An article long enough for several windows of 2,000 characters.
@@ -177,12 +200,27 @@ async fn three_instances_download_a_page_once_and_survive_a_redis_outage() {
     // Fetched through instance 1, read on through 2 and 3 (and 1 again).
     let windows = read_all_windows(&rr, &site.url("/before")).await;
     assert!(windows >= 4, "the page has several windows: {windows}");
-    assert_eq!(site.hits("/before"), 1, "downloaded once by three instances");
+    assert_eq!(
+        site.hits("/before"),
+        1,
+        "downloaded once by three instances"
+    );
     assert!(
         site.hits("/robots.txt") <= 1,
         "robots.txt asked {} times",
         site.hits("/robots.txt")
     );
+    // The second instance found the windows in Redis, and says so.
+    let text = metrics(&servers[1]).await;
+    assert!(
+        text.contains("farsight_redis_state{state=\"up\"} 1"),
+        "{text}"
+    );
+    let redis_hits = counter(
+        &text,
+        "farsight_cache_lookups_total{layer=\"redis\",result=\"hit\"}",
+    );
+    assert!(redis_hits >= 1.0, "{text}");
 
     // Redis goes away: every call still answers, health says degraded.
     redis.stop();
@@ -217,6 +255,29 @@ async fn three_instances_download_a_page_once_and_survive_a_redis_outage() {
             warnings.len()
         );
     }
+}
+
+#[tokio::test]
+async fn a_tenants_calls_per_minute_hold_across_instances() {
+    let Some(redis) = RedisServer::start("a_tenants_calls_per_minute_hold_across_instances") else {
+        return;
+    };
+    let site = PageServer::with_pages(pages(&["/t"])).await;
+    let servers = instances(2, Some(&redis.url()), "\n[server]\ncalls_per_minute = 2\n").await;
+    wait_for_health(&servers, "ok").await;
+    let rr = RoundRobin::over(&servers).await;
+    let url = site.url("/t");
+    // Two calls, one on each instance, spend the minute's budget of the one
+    // tenant (no token: everyone); the third, on the first instance again,
+    // is refused although that instance has seen only one call.
+    for _ in 0..2 {
+        fetched(rr.call("web_fetch", json!({"url": url})).await);
+    }
+    let refused = answered(rr.call("web_fetch", json!({"url": url})).await);
+    assert_eq!(refused.is_error, Some(true), "{refused:?}");
+    let s = refused.structured_content.expect("a structured answer");
+    assert_eq!(s["errorKind"], "rateLimited", "{s}");
+    assert!(s["retryAfterMs"].as_u64().is_some_and(|ms| ms > 0), "{s}");
 }
 
 /// A search provider speaking Brave's wire format that records when each
@@ -282,8 +343,11 @@ async fn three_instances_keep_one_provider_budget() {
     for i in 0..sent {
         let rr = rr.clone();
         calls.push(tokio::spawn(async move {
-            rr.call("web_search", json!({"query": format!("tides question {i}")}))
-                .await
+            rr.call(
+                "web_search",
+                json!({"query": format!("tides question {i}")}),
+            )
+            .await
         }));
         tokio::time::sleep(Duration::from_secs_f64(1.0 / (RATE * 3.0))).await;
     }
@@ -332,7 +396,12 @@ struct LoadFigures {
     p99: Duration,
 }
 
-async fn load(servers: &[HttpServer], site: &PageServer, clients: usize, run: Duration) -> LoadFigures {
+async fn load(
+    servers: &[HttpServer],
+    site: &PageServer,
+    clients: usize,
+    run: Duration,
+) -> LoadFigures {
     const PAGES: [&str; 8] = ["/l0", "/l1", "/l2", "/l3", "/l4", "/l5", "/l6", "/l7"];
     let mut workers = Vec::new();
     let started = Instant::now();
@@ -388,9 +457,10 @@ async fn load_figures() {
     let Some(redis) = RedisServer::start("load_figures") else {
         return;
     };
-    let site =
-        PageServer::with_pages(pages(&["/l0", "/l1", "/l2", "/l3", "/l4", "/l5", "/l6", "/l7"]))
-            .await;
+    let site = PageServer::with_pages(pages(&[
+        "/l0", "/l1", "/l2", "/l3", "/l4", "/l5", "/l6", "/l7",
+    ]))
+    .await;
     let run = Duration::from_secs(10);
     let one = instances(1, None, "").await;
     let single = load(&one, &site, 16, run).await;
