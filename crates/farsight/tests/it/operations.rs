@@ -142,6 +142,13 @@ fn server_json_names_the_cargo_package_at_cargos_version() {
     assert_eq!(package["registryType"], "cargo");
     assert_eq!(package["registryBaseUrl"], "https://crates.io");
     assert_eq!(package["identifier"], "farsight");
+    // The package's README (the project's, see crates/farsight/Cargo.toml)
+    // names the server: how the registry checks who owns the package.
+    let readme = include_str!("../../../../README.md");
+    assert!(
+        readme.contains(&format!("\nmcp-name: {name}\n")),
+        "README.md lacks the line `mcp-name: {name}`"
+    );
     assert_eq!(package["version"], version);
     assert_eq!(package["transport"]["type"], "stdio");
     assert_eq!(
