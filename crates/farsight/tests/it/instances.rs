@@ -468,14 +468,14 @@ async fn load_figures() {
     let three = instances(3, Some(&redis.url()), "").await;
     wait_for_health(&three, "ok").await;
     let shared = load(&three, &site, 16, run).await;
-    println!("16 concurrent clients for 10 s, web_fetch windows of 8 pages:");
-    println!("| setup | calls | calls/s | p50 | p99 | errors |");
-    println!("|---|---|---|---|---|---|");
+    eprintln!("16 concurrent clients for 10 s, web_fetch windows of 8 pages:");
+    eprintln!("| setup | calls | calls/s | p50 | p99 | errors |");
+    eprintln!("|---|---|---|---|---|---|");
     for (name, f) in [
         ("1 instance, no Redis", &single),
         ("3 instances, one Redis", &shared),
     ] {
-        println!(
+        eprintln!(
             "| {name} | {} | {:.0} | {:.1} ms | {:.1} ms | {} |",
             f.calls,
             f.per_second,
