@@ -3,6 +3,7 @@
 //! program that found the port still gets 407).
 
 use base64::Engine as _;
+use subtle::ConstantTimeEq as _;
 
 use crate::error::{Error, ErrorKind};
 
@@ -60,7 +61,9 @@ impl ProxyCredentials {
             return false;
         };
         let expected = format!("{}:{}", self.username, self.password);
-        constant_time_eq(&decoded, expected.as_bytes())
+        // Without stopping at the first difference (subtle): another local
+        // process must not learn the password byte by byte.
+        bool::from(decoded.as_slice().ct_eq(expected.as_bytes()))
     }
 }
 
@@ -73,15 +76,6 @@ fn random_hex(bytes: usize) -> Result<String, Error> {
         )
     })?;
     Ok(hex::encode(buf))
-}
-
-/// Equal length and equal bytes, without stopping at the first difference
-/// (another local process must not learn the password byte by byte).
-fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
-    if a.len() != b.len() {
-        return false;
-    }
-    a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 
 #[cfg(test)]

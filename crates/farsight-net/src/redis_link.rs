@@ -442,12 +442,7 @@ mod tests {
     #[tokio::test]
     async fn nothing_listening_is_degraded_once_and_fast() {
         // A port nothing listens on: bind one, note it, close it.
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .unwrap()
-            .local_addr()
-            .unwrap()
-            .port();
-        let link = RedisLink::open(&format!("redis://127.0.0.1:{port}")).unwrap();
+        let link = RedisLink::open(&crate::testing::unreachable_redis_url()).unwrap();
         for _ in 0..5 {
             assert!(!link.ping().await);
         }

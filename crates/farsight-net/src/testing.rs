@@ -182,3 +182,18 @@ impl Drop for RedisServer {
         let _ = std::fs::remove_dir_all(&self.dir);
     }
 }
+
+/// A `redis://` URL on a loopback port nothing listens on (bound, noted,
+/// closed): Redis as an instance sees it when it is down.
+///
+/// # Panics
+///
+/// When no loopback port can be bound.
+#[must_use]
+pub fn unreachable_redis_url() -> String {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free loopback port")
+        .port();
+    format!("redis://127.0.0.1:{port}")
+}

@@ -219,12 +219,7 @@ mod tests {
     /// With Redis gone the local budget decides: still a budget.
     #[tokio::test]
     async fn without_redis_the_local_budget_applies() {
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .unwrap()
-            .local_addr()
-            .unwrap()
-            .port();
-        let link = RedisLink::open(&format!("redis://127.0.0.1:{port}")).unwrap();
+        let link = RedisLink::open(&farsight_net::testing::unreachable_redis_url()).unwrap();
         let limiter = ProviderLimiter::new(
             RateLimit::new(0.1, 1),
             Duration::ZERO,
