@@ -136,7 +136,7 @@ pub struct ProviderAnswer {
 
 /// A provider's settings, from `[providers.NAME]` of the configuration with the
 /// environment's keys already merged in by the caller.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ProviderSettings {
     /// The API key, for providers that need one.
@@ -151,4 +151,18 @@ pub struct ProviderSettings {
     pub burst: Option<u32>,
     /// Provider-specific default for safe search (Google: off unless set).
     pub safe_search: Option<bool>,
+}
+
+/// Shown without the API key (a `{:?}` of the configuration may reach a log).
+impl std::fmt::Debug for ProviderSettings {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ProviderSettings")
+            .field("api_key", &self.api_key.as_ref().map(|_| "***"))
+            .field("base_url", &self.base_url)
+            .field("engine_id", &self.engine_id)
+            .field("requests_per_second", &self.requests_per_second)
+            .field("burst", &self.burst)
+            .field("safe_search", &self.safe_search)
+            .finish()
+    }
 }

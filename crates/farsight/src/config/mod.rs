@@ -47,7 +47,7 @@ pub struct Config {
 }
 
 /// `[fetch]`
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Clone, PartialEq)]
 #[non_exhaustive]
 pub struct FetchConfig {
     /// Whether `web_fetch` is offered at all (`WEB_FETCH_ENABLED`).
@@ -101,7 +101,7 @@ pub struct FetchConfig {
 }
 
 /// `[cache]`
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Clone, PartialEq)]
 #[non_exhaustive]
 pub struct CacheConfig {
     /// Whether anything is cached (memory and disk).
@@ -121,7 +121,7 @@ pub struct CacheConfig {
 }
 
 /// `[server]`
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Clone, PartialEq)]
 #[non_exhaustive]
 pub struct ServerConfig {
     /// Where `farsight mcp --http` listens.
@@ -154,6 +154,84 @@ pub struct ServerConfig {
     pub log_format: LogFormat,
     /// `[server.oauth]`: OAuth 2.1 access tokens instead of the static token.
     pub oauth: Option<OAuthConfig>,
+}
+
+/// Shown without the proxy logins (`proxy`, and the environment's proxy
+/// variables, which may hold one too).
+impl std::fmt::Debug for FetchConfig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let proxy_env: BTreeMap<&str, String> = self
+            .proxy_env
+            .iter()
+            .map(|(k, v)| (k.as_str(), farsight_net::redact_proxy_url(v)))
+            .collect();
+        f.debug_struct("FetchConfig")
+            .field("enabled", &self.enabled)
+            .field("timeout", &self.timeout)
+            .field("connect_timeout", &self.connect_timeout)
+            .field("max_redirects", &self.max_redirects)
+            .field("max_bytes", &self.max_bytes)
+            .field("max_document_bytes", &self.max_document_bytes)
+            .field("max_document_pages", &self.max_document_pages)
+            .field("user_agent", &self.user_agent)
+            .field("respect_robots_txt", &self.respect_robots_txt)
+            .field("blocked_domains", &self.blocked_domains)
+            .field("allow_private_networks", &self.allow_private_networks)
+            .field("allow_hosts", &self.allow_hosts)
+            .field("github_raw_base", &self.github_raw_base)
+            .field("max_parallel", &self.max_parallel)
+            .field(
+                "proxy",
+                &self.proxy.as_deref().map(farsight_net::redact_proxy_url),
+            )
+            .field("use_env_proxy", &self.use_env_proxy)
+            .field("ca_file", &self.ca_file)
+            .field("proxy_env", &proxy_env)
+            .field("ssl_cert_file", &self.ssl_cert_file)
+            .finish()
+    }
+}
+
+/// Shown without the Redis password (a `{:?}` of the configuration may
+/// reach a log).
+impl std::fmt::Debug for CacheConfig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CacheConfig")
+            .field("enabled", &self.enabled)
+            .field("dir", &self.dir)
+            .field("page_ttl", &self.page_ttl)
+            .field("search_ttl", &self.search_ttl)
+            .field("max_disk_bytes", &self.max_disk_bytes)
+            .field(
+                "redis_url",
+                &self
+                    .redis_url
+                    .as_deref()
+                    .map(farsight_net::redact_redis_url),
+            )
+            .finish()
+    }
+}
+
+/// Shown without the bearer token.
+impl std::fmt::Debug for ServerConfig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ServerConfig")
+            .field("addr", &self.addr)
+            .field("token", &self.token.as_ref().map(|_| "***"))
+            .field("allowed_origins", &self.allowed_origins)
+            .field("allowed_hosts", &self.allowed_hosts)
+            .field("max_in_flight", &self.max_in_flight)
+            .field("shutdown_grace", &self.shutdown_grace)
+            .field("max_connections", &self.max_connections)
+            .field("header_read_timeout", &self.header_read_timeout)
+            .field("idle_timeout", &self.idle_timeout)
+            .field("calls_per_minute", &self.calls_per_minute)
+            .field("metrics", &self.metrics)
+            .field("log_format", &self.log_format)
+            .field("oauth", &self.oauth)
+            .finish()
+    }
 }
 
 /// `[search]`
@@ -593,6 +671,22 @@ mod tests {
         assert!(c.cache.dir.ends_with("farsight"));
         assert_eq!(c.cache.max_disk_bytes, 512 * 1024 * 1024);
         assert_eq!(c.server.addr.to_string(), "127.0.0.1:8787");
+    }
+
+    #[test]
+    fn debug_shows_no_secret() {
+        let raw = RawConfig::from_toml(
+            "[fetch]\nproxy = \"http://me:pr0xy-pass@proxy.internal:3128\"\n\
+             [cache]\nredis_url = \"redis://:hunter2@cache.internal:6379\"\n\
+             [server]\ntoken = \"tok-s3cret\"\n\
+             [providers.brave]\napi_key = \"brave-k3y\"\n",
+        )
+        .unwrap();
+        let shown = format!("{:?}", Config::resolve(raw).unwrap());
+        for secret in ["pr0xy-pass", "hunter2", "tok-s3cret", "brave-k3y"] {
+            assert!(!shown.contains(secret), "{secret} in {shown}");
+        }
+        assert!(shown.contains("cache.internal"), "{shown}");
     }
 
     #[test]
