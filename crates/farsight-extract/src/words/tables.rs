@@ -103,6 +103,13 @@ pub(crate) static POST: Table = Table::tokens(&[
 pub(crate) static POST_AUTHOR: Table =
     Table::fragments(&["author", "username", "user-name", "poster"]);
 
+/// A post's own text, by the class a forum engine gives it: XenForo's
+/// `message-body` (its thread starter carries no microdata, its replies
+/// do), Discourse's `cooked`. Whole names: `message-body-wrapper` or a
+/// `cooked-recipe` are something else. Read in the class only
+/// (`posts.rs`).
+pub(crate) static POST_TEXT: Table = Table::tokens(&["message-body", "cooked"]);
+
 // --- Inside the chosen content (inner.rs) ---
 
 /// Captions, whatever the prefix (`wp-caption-text`, Etsy's
@@ -422,6 +429,7 @@ pub(crate) static ALL: &[(&str, &Table)] = &[
     ("EDIT_PAGE", &EDIT_PAGE),
     ("POST", &POST),
     ("POST_AUTHOR", &POST_AUTHOR),
+    ("POST_TEXT", &POST_TEXT),
     ("CAPTION", &CAPTION),
     ("CARD_CAPTION", &CARD_CAPTION),
     ("CREDIT", &CREDIT),

@@ -212,3 +212,66 @@ fn nested_lists_keep_their_depth() {
          - North\n- Access",
     );
 }
+
+// Issue #12, forum pages: a thread that marks its posts' texts with
+// schema.org microdata (`itemprop="text"` in a `Question`, `Answer`,
+// `Comment` or `DiscussionForumPosting` item: Stack Exchange, XenForo)
+// is read as those texts, without user cards, vote counts, comments under
+// a Q&A page's posts, signatures or the sidebar's question lists.
+#[test]
+fn threads_are_read_as_their_posts_texts() {
+    for format in [Format::Text, Format::Markdown] {
+        let qa = run("qa-microdata.html", format).content;
+        let order = [
+            "My starter is two weeks old",
+            "can I still bake with it this weekend?",
+            "Your starter is hungry, not spoiled.",
+            "Pour off the liquid",
+            "A cooler spot helps as well",
+        ];
+        let at: Vec<usize> = order
+            .iter()
+            .map(|w| {
+                qa.find(w)
+                    .unwrap_or_else(|| panic!("missing {w:?} in:\n{qa}"))
+            })
+            .collect();
+        assert!(at.windows(2).all(|w| w[0] < w[1]), "out of order:\n{qa}");
+        for gone in [
+            "What flour do you feed it with",
+            "That worked, thank you",
+            "Add a comment",
+            "reputation",
+            "gold badges",
+            "Accepted",
+            "Starter smells of cheese",
+            "How often should I feed a starter?",
+            "Post Your Answer",
+        ] {
+            assert!(!qa.contains(gone), "{gone:?} kept in:\n{qa}");
+        }
+
+        // XenForo: the thread starter has no microdata, its class names
+        // its text (`message-body`); the replies are `Comment` items.
+        let thread = run("thread-microdata.html", format).content;
+        assert_contains(
+            &thread,
+            &[
+                "Which chisel widths should I buy first",
+                "Three widths cover nearly everything",
+                "I ordered the three widths",
+            ],
+        );
+        for gone in [
+            "Senior member",
+            "Joined",
+            "14,022",
+            "Measure twice, post once",
+            "Report",
+            "Similar threads",
+            "You must log in",
+        ] {
+            assert!(!thread.contains(gone), "{gone:?} kept in:\n{thread}");
+        }
+    }
+}
