@@ -223,6 +223,12 @@ pub(crate) static USER_PANEL: Table = Table::fragments(&[
     "reaction",
 ]);
 
+/// A post's quote of an earlier post, which the thread already shows:
+/// XenForo's `bbCodeBlock--quote`, vBulletin's `bbcode_quote`, MyBB's
+/// `mycode_quote`, Simple Machines' `bbc_standard_quote`, Discourse's
+/// `quote`. Word parts: not `blockquote` or `quoted-price`'s `quoted`.
+pub(crate) static POST_QUOTE: Table = Table::parts(&["quote"]);
+
 /// A post's signature. Fragments (`signaturecontainer`).
 pub(crate) static SIGNATURE: Table = Table::fragments(&["signature"]);
 
@@ -439,6 +445,7 @@ pub(crate) static ALL: &[(&str, &Table)] = &[
     ("HIDDEN", &HIDDEN),
     ("SCREEN_READER", &SCREEN_READER),
     ("USER_PANEL", &USER_PANEL),
+    ("POST_QUOTE", &POST_QUOTE),
     ("SIGNATURE", &SIGNATURE),
     ("AUTHOR_CARD", &AUTHOR_CARD),
     ("AUTHOR_BOX", &AUTHOR_BOX),

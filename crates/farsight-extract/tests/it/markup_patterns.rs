@@ -275,3 +275,23 @@ fn threads_are_read_as_their_posts_texts() {
         }
     }
 }
+
+// Issue #12, forum pages: a post's quote of an earlier post (XenForo's
+// `bbCodeBlock--quote`, vBulletin's `bbcode_quote`, MyBB's `mycode_quote`)
+// repeats a post the thread already shows: it goes, with its "… said:"
+// and "Click to expand...".
+#[test]
+fn quotes_of_earlier_posts_go() {
+    let (text, md) = both("thread-microdata.html");
+    for out in [text, md] {
+        assert_eq!(
+            out.matches("Three widths cover nearly everything").count(),
+            1,
+            "{out}"
+        );
+        for gone in ["birch said:", "Click to expand"] {
+            assert!(!out.contains(gone), "{gone:?} kept in:\n{out}");
+        }
+        assert!(out.contains("Thank you, I ordered"), "{out}");
+    }
+}
