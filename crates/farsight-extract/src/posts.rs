@@ -11,7 +11,8 @@
 //! Some engines mark only some posts: XenForo gives its thread starter no
 //! microdata and its replies `Comment` items. Their class for a post's
 //! text ([`POST_TEXT`]: XenForo's `message-body`, Discourse's `cooked`)
-//! names the rest.
+//! names the rest; vBulletin 3 and 4, which write no microdata, number
+//! each post's text with an id ([`VBULLETIN_TEXT_ID`]).
 //!
 //! On a Q&A page (a `Question` item with `Answer` items) the `Comment`
 //! items are remarks under a question or an answer, which people marking
@@ -40,6 +41,10 @@ const QA_TYPES: [&str; 2] = ["Question", "Answer"];
 /// be a page that marks a single comment box, not its thread.
 const MIN_POSTS: usize = 2;
 
+/// The id prefix of a post's text in vBulletin 3 and 4
+/// (`<div id="post_message_2017066">`), followed by the post's number.
+const VBULLETIN_TEXT_ID: &str = "post_message_";
+
 /// What a post's text found by its class only is, for the Q&A rule: a
 /// post like any other.
 const BY_CLASS: &str = "Posting";
@@ -53,7 +58,7 @@ pub(crate) fn texts(doc: &Document) -> Option<Vec<NodeId>> {
             continue;
         }
         let by_microdata = n.attr("itemprop").is_some_and(|p| has_word(&p, "text"));
-        if !by_microdata && !POST_TEXT.in_class(&Words::of_class(&n)) {
+        if !by_microdata && !POST_TEXT.in_class(&Words::of_class(&n)) && !is_vbulletin_text(&n) {
             continue;
         }
         // A text inside a post text already found (a quote of an earlier
@@ -96,6 +101,14 @@ fn item_type(n: &NodeRef<'_>) -> Option<&'static str> {
     types.split_ascii_whitespace().find_map(|t| {
         let name = t.rsplit('/').next().unwrap_or(t);
         POSTING_TYPES.iter().copied().find(|p| *p == name)
+    })
+}
+
+/// `id="post_message_"` and the post's number.
+fn is_vbulletin_text(n: &NodeRef<'_>) -> bool {
+    n.attr("id").is_some_and(|id| {
+        id.strip_prefix(VBULLETIN_TEXT_ID)
+            .is_some_and(|num| !num.is_empty() && num.bytes().all(|b| b.is_ascii_digit()))
     })
 }
 

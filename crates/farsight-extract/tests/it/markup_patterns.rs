@@ -295,3 +295,32 @@ fn quotes_of_earlier_posts_go() {
         assert!(out.contains("Thank you, I ordered"), "{out}");
     }
 }
+
+// Issue #12, forum pages: vBulletin 3 and 4 write no microdata but number
+// each post's text `id="post_message_N"`: those are the thread, without
+// the poster's join date and post count, signatures, "Reply With Quote"
+// or the similar threads.
+#[test]
+fn vbulletin_posts_are_read_by_their_ids() {
+    let (text, md) = both("thread-vbulletin.html");
+    for out in [text, md] {
+        assert_contains(
+            &out,
+            &[
+                "Should I drop the main jet size",
+                "Both, in that order.",
+                "Two sizes smaller on the main jet did it",
+            ],
+        );
+        for gone in [
+            "Join Date",
+            "Posts: 6,210",
+            "Two wheels, four strokes",
+            "Reply With Quote",
+            "Similar Threads",
+            "viewing our boards as a guest",
+        ] {
+            assert!(!out.contains(gone), "{gone:?} kept in:\n{out}");
+        }
+    }
+}
