@@ -324,3 +324,25 @@ fn vbulletin_posts_are_read_by_their_ids() {
         }
     }
 }
+
+// Issue #12, service pages: Yoast SEO and Rank Math say `og:type` article
+// of every WordPress page. A page (body class `page-id-N`, a JSON-LD
+// `WebPage` without an `Article`) is read as a page: its sections and
+// its heading stay, as on any page that is not an article.
+#[test]
+fn a_wordpress_page_is_read_as_a_page() {
+    let (text, md) = both("wordpress-page.html");
+    for out in [text, md] {
+        assert!(out.contains("Roof Repair Services"), "{out}");
+        assert_contains(
+            &out,
+            &[
+                "Leaks, missing tiles",
+                "Slipped slates replaced.",
+                "How a repair goes",
+                "Only to let us in at the start.",
+            ],
+        );
+        assert!(!out.contains("Privacy policy"), "{out}");
+    }
+}
