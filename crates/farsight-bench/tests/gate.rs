@@ -33,7 +33,7 @@ const FLOORS: &[(&str, &str, f64)] = &[
     ("kinds", "forum", 0.92),                    // 0.9435, 7 pages
     ("kinds", "listing", 0.93),                  // 0.9502, 5 pages
     ("kinds", "product", 0.90),                  // 0.9203, 5 pages
-    ("kinds", "service", 0.89),                  // 0.9152, 6 pages (WordPress pages)
+    ("kinds", "service", 0.90),                  // 0.9286, 6 pages (collapsed FAQ panels)
     ("kinds-holdout", "collection", 0.68),       // 0.7076, 4 pages
     ("kinds-holdout", "documentation", 0.95),    // 0.9705, 4 pages (page hidden until scripts)
     ("kinds-holdout", "forum", 0.65),            // 0.6724, 4 pages

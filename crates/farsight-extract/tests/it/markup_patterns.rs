@@ -346,3 +346,24 @@ fn a_wordpress_page_is_read_as_a_page() {
         assert!(!out.contains("Privacy policy"), "{out}");
     }
 }
+
+// Issue #12, service pages: an FAQ's answers collapsed in WAI-ARIA
+// disclosure widgets (a toggle with `aria-expanded` naming its panel in
+// `aria-controls`; the panel `hidden` or `display:none`) are one click
+// away, like a tab panel: content. What no toggle opens stays hidden.
+#[test]
+fn collapsed_disclosure_panels_are_content() {
+    let (text, md) = both("accordion-panels.html");
+    for out in [text, md] {
+        assert_contains(
+            &out,
+            &[
+                "How many dogs go on a group walk?",
+                "Never more than four, matched by size",
+                "We walk in any weather",
+                "until six in the evening",
+            ],
+        );
+        assert!(!out.contains("Subscribe to our newsletter"), "{out}");
+    }
+}
