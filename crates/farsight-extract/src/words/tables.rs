@@ -103,12 +103,12 @@ pub(crate) static POST: Table = Table::tokens(&[
 pub(crate) static POST_AUTHOR: Table =
     Table::fragments(&["author", "username", "user-name", "poster"]);
 
-/// A post's own text, by the class a forum engine gives it: XenForo's
+/// A post's own text, by the class a forum engine gives it: XenForo 2's
 /// `message-body` (its thread starter carries no microdata, its replies
-/// do), Discourse's `cooked`. Whole names: `message-body-wrapper` or a
-/// `cooked-recipe` are something else. Read in the class only
-/// (`posts.rs`).
-pub(crate) static POST_TEXT: Table = Table::tokens(&["message-body", "cooked"]);
+/// do), XenForo 1's `messageText`, Discourse's `cooked`. Whole names:
+/// `message-body-wrapper`, `messageTextEndMarker` or a `cooked-recipe` are
+/// something else. Read in the class only (`posts.rs`).
+pub(crate) static POST_TEXT: Table = Table::tokens(&["message-body", "messagetext", "cooked"]);
 
 // --- Inside the chosen content (inner.rs) ---
 

@@ -149,6 +149,13 @@ fn what_each_table_must_and_must_not_match() {
         ("POST_TEXT", &POST_TEXT, "message-body-wrapper", false),
         ("POST_TEXT", &POST_TEXT, "cooked", true),
         (
+            "POST_TEXT",
+            &POST_TEXT,
+            "messageText SelectQuoteContainer ugc",
+            true,
+        ),
+        ("POST_TEXT", &POST_TEXT, "messageTextEndMarker", false),
+        (
             "POST_QUOTE",
             &POST_QUOTE,
             "bbCodeBlock bbCodeBlock--quote",

@@ -367,3 +367,29 @@ fn collapsed_disclosure_panels_are_content() {
         assert!(!out.contains("Subscribe to our newsletter"), "{out}");
     }
 }
+
+// Issue #12, forum pages: XenForo 1 marks each post's text
+// `messageText` (no microdata): those are the thread, without the poster's
+// message count and trophy points or "Report".
+#[test]
+fn xenforo_1_posts_are_read_by_their_class() {
+    let (text, md) = both("thread-xenforo1.html");
+    for out in [text, md] {
+        assert_contains(
+            &out,
+            &[
+                "My tomatoes in pots wilt by noon",
+                "Never garden soil: it sets like brick",
+            ],
+        );
+        for gone in [
+            "Messages:",
+            "Trophy Points",
+            "Well-Known Member",
+            "Report",
+            "Share This Page",
+        ] {
+            assert!(!out.contains(gone), "{gone:?} kept in:\n{out}");
+        }
+    }
+}
