@@ -33,7 +33,7 @@ const FLOORS: &[(&str, &str, f64)] = &[
     ("kinds", "forum", 0.92),                    // 0.9435, 7 pages
     ("kinds", "listing", 0.93),                  // 0.9502, 5 pages
     ("kinds", "product", 0.90),                  // 0.9203, 5 pages
-    ("kinds", "service", 0.88),                  // 0.9076, 6 pages
+    ("kinds", "service", 0.90),                  // 0.9286, 6 pages (collapsed FAQ panels)
     ("kinds-holdout", "collection", 0.68),       // 0.7076, 4 pages
     ("kinds-holdout", "documentation", 0.95),    // 0.9705, 4 pages (page hidden until scripts)
     ("kinds-holdout", "forum", 0.65),            // 0.6724, 4 pages
@@ -49,9 +49,9 @@ const FLOORS: &[(&str, &str, f64)] = &[
     ("wcxb-sample", "article", 0.83),            // 0.8548, 8 pages
     ("wcxb-sample", "collection", 0.73),         // 0.7510, 8 pages
     ("wcxb-sample", "documentation", 0.84),      // 0.8633, 8 pages
-    ("wcxb-sample", "forum", 0.87),              // 0.8983, 8 pages (pages inside <noscript>)
+    ("wcxb-sample", "forum", 0.93),              // 0.9521, 8 pages (posts by microdata, quotes go)
     ("wcxb-sample", "listing", 0.58),            // 0.6012, 8 pages
-    ("wcxb-sample", "product", 0.56),            // 0.5851, 8 pages
+    ("wcxb-sample", "product", 0.62),            // 0.6472, 8 pages (WordPress pages)
     ("wcxb-sample", "service", 0.72),            // 0.7474, 8 pages
 ];
 

@@ -26,6 +26,7 @@ pub(crate) fn remove_hidden(doc: &Document) -> usize {
     let mut zero_font: Vec<NodeRef<'_>> = Vec::new();
     let mut waiting: Vec<NodeRef<'_>> = Vec::new();
     let mut notices = Notices::new();
+    let mut disclosures = Disclosures::default();
     // Inside a removed element until the walk reaches this node (`None`:
     // the end of the page): nothing there needs looking at.
     let mut skip_until: Option<Option<NodeId>> = None;
@@ -48,7 +49,13 @@ pub(crate) fn remove_hidden(doc: &Document) -> usize {
             continue;
         }
         // Comments carry no content and confuse text density.
-        let hidden = if n.is_element() { hiding(&n) } else { None };
+        let mut hidden = if n.is_element() { hiding(&n) } else { None };
+        if n.is_element() {
+            disclosures.note_toggle(&n);
+            if hidden.is_some() && disclosures.controls(&n) {
+                hidden = None;
+            }
+        }
         if n.is_comment()
             || hidden == Some(Hiding::Always)
             || (n.is_element() && notices.is_named_notice(&n))
@@ -97,6 +104,35 @@ pub(crate) fn remove_hidden(doc: &Document) -> usize {
         n.rename("div");
     }
     count
+}
+
+/// The panels of the page's disclosure widgets (WAI-ARIA's accordion and
+/// disclosure patterns: an FAQ's answers, a service's details): a toggle
+/// with `aria-expanded` names its panel by id in `aria-controls`. A
+/// collapsed panel is hidden (`hidden`, `display:none`, `aria-hidden`)
+/// until its toggle is clicked, one click away: content, as a tab panel
+/// is. The toggle comes before its panel, so one walk finds both.
+#[derive(Default)]
+struct Disclosures {
+    panels: std::collections::HashSet<String>,
+}
+
+impl Disclosures {
+    /// Remembers the panels `n` controls when it is a toggle.
+    fn note_toggle(&mut self, n: &NodeRef<'_>) {
+        if !n.has_attr("aria-expanded") {
+            return;
+        }
+        if let Some(ids) = n.attr("aria-controls") {
+            self.panels
+                .extend(ids.split_ascii_whitespace().map(str::to_owned));
+        }
+    }
+
+    /// Whether `n` is the panel of a toggle seen before it.
+    fn controls(&self, n: &NodeRef<'_>) -> bool {
+        !self.panels.is_empty() && n.attr("id").is_some_and(|id| self.panels.contains(&*id))
+    }
 }
 
 /// The elements of `waiting` (hidden by their inline style alone:

@@ -11,7 +11,7 @@ use dom_query::{Document, NodeId};
 use crate::deadline::Deadline;
 use crate::kind::PageKind;
 use crate::passes::Chosen;
-use crate::{Engine, cards, density, passes, readability, region};
+use crate::{Engine, cards, density, passes, posts, readability, region};
 
 /// Fewer characters than this from a page that is not an article are a
 /// failure to find its content, not its content.
@@ -64,6 +64,18 @@ pub(crate) fn choose(
     kind: PageKind,
     deadline: &Deadline,
 ) -> Choice {
+    // A thread that marks its posts' texts (schema.org microdata) has
+    // said where its content is: no engine needs to guess.
+    if kind.discussion
+        && let Some(roots) = posts::texts(doc)
+    {
+        return Choice {
+            roots,
+            chosen: Chosen::Region,
+            dropped: Vec::new(),
+            furniture: None,
+        };
+    }
     let (depth, elements) = shape(doc);
     let too_big = depth > SMOOTHIE_MAX_DEPTH || elements > SMOOTHIE_MAX_ELEMENTS;
     let by_density = || {

@@ -15,7 +15,7 @@ use crate::density;
 use crate::kind::PageKind;
 use crate::words::tables::{
     AD, AUTHOR_BOX, AUTHOR_CARD, BADGE, BUY_BOX, CAPTION, CARD_CAPTION, CREDIT, HIDDEN, META,
-    REVIEW, SCREEN_READER, SIGNATURE, SLIDESHOW, TEASER, USER_PANEL,
+    POST_QUOTE, REVIEW, SCREEN_READER, SIGNATURE, SLIDESHOW, TEASER, USER_PANEL,
 };
 use crate::words::{Table, Words};
 
@@ -184,6 +184,9 @@ pub(crate) fn plan(doc: &Document, roots: &[NodeId], kind: PageKind) -> Plan {
             // A post's signature, but Stack Exchange's `post-signature` is
             // the author card.
             _ if has(&USER_PANEL) || (has(&SIGNATURE) && !has(&AUTHOR_CARD)) => s.text < cap(600),
+            // On a thread, a post's quote of an earlier post: that post is
+            // there already, and people marking threads leave quotes out.
+            _ if kind.discussion && has(&POST_QUOTE) => s.text < cap(usize::MAX),
             _ if has(&AD) => s.text < cap(300),
             // Off articles, only next to an image: `credit` is a word of
             // other things too (a loan's credit terms on a product page).

@@ -47,6 +47,7 @@ mod parse;
 mod passage;
 mod passes;
 mod paywall;
+mod posts;
 mod readability;
 mod region;
 mod render;

@@ -63,6 +63,10 @@ struct LdFacts {
     /// WordPress SEO plugins say `og:type` article of category pages too,
     /// and their JSON-LD tells them apart.
     listing: bool,
+    /// A plain `WebPage` node: SEO plugins (Yoast SEO, Rank Math) type a
+    /// site's pages so in their graph, and add an `Article` node only for
+    /// its posts.
+    web_page: bool,
     headline: Option<String>,
     description: Option<String>,
     author: Option<String>,
@@ -238,7 +242,14 @@ pub(crate) fn read(doc: &Document, structured: bool) -> PageFacts {
         .or(ld.url.clone());
 
     let og_type = get(&["og:type"]).map(|t| t.to_ascii_lowercase());
-    let is_article = ld.article || (og_type.as_deref() == Some("article") && !ld.listing);
+    // Yoast SEO and Rank Math write `og:type` article on every WordPress
+    // page, a company's service pages too. A page, not a post, when both
+    // say so: the JSON-LD graph has a `WebPage` and no `Article` node, and
+    // WordPress's body class names a page (`page-id-42`; a post's is
+    // `postid-42`).
+    let wordpress_page = ld.web_page && is_wordpress_page(doc);
+    let is_article =
+        ld.article || (og_type.as_deref() == Some("article") && !ld.listing && !wordpress_page);
     let is_product = ld.product || og_type.as_deref().is_some_and(|t| t.starts_with("product"));
     let raw_title = get(&["og:title", "twitter:title"])
         .or(ld.headline.clone())
@@ -282,6 +293,14 @@ pub(crate) fn may_read_link(attrs: &[u8]) -> bool {
         attrs
             .windows(word.len())
             .any(|w| w.eq_ignore_ascii_case(word))
+    })
+}
+
+/// Whether the body's class is WordPress's for a page (`page-id-42`).
+fn is_wordpress_page(doc: &Document) -> bool {
+    doc.body().and_then(|b| b.attr("class")).is_some_and(|c| {
+        c.split_ascii_whitespace()
+            .any(|w| w.starts_with("page-id-"))
     })
 }
 
@@ -340,6 +359,7 @@ fn read_ld_node(o: &Map<String, Value>, ld: &mut LdFacts) -> Descend {
     if !type_is(o, is_content_type) {
         return Descend::Stop;
     }
+    ld.web_page |= type_is(o, |t| t == "WebPage");
     ld.article |= type_is(o, |t| {
         t.ends_with("Article") || matches!(t, "BlogPosting" | "LiveBlogPosting" | "Report")
     });
@@ -511,6 +531,38 @@ mod tests {
         ));
         assert!(!may_read_link(b" rel=stylesheet href=a.css"));
         assert!(!may_read_link(b" rel=alternate type=application/atom+xml"));
+    }
+
+    fn is_article(html: &str) -> bool {
+        read(&crate::parse::parse(html), false).is_article
+    }
+
+    // Yoast SEO and Rank Math say `og:type` article of every WordPress
+    // page: a page (body `page-id-N`, a `WebPage` graph without an
+    // `Article`) is not an article, a post (`postid-N`) or a page whose
+    // graph has an `Article` node still is.
+    #[test]
+    fn a_wordpress_page_is_not_an_article_for_its_og_type() {
+        let page = |body: &str, types: &str| {
+            format!(
+                "<html><head><meta property=\"og:type\" content=\"article\">\
+                 <script type=\"application/ld+json\">{{\"@graph\":[{types}]}}</script>\
+                 </head><body class=\"{body}\"><p>Text</p></body></html>"
+            )
+        };
+        let web_page = r#"{"@type":"WebPage","name":"Roof repair"}"#;
+        let article = r#"{"@type":"WebPage"},{"@type":"Article","headline":"Roof repair"}"#;
+        assert!(!is_article(&page(
+            "page-template-default page page-id-42",
+            web_page
+        )));
+        assert!(is_article(&page("single single-post postid-42", web_page)));
+        assert!(is_article(&page("page page-id-42", article)));
+        // No graph: `og:type` alone still decides.
+        assert!(is_article(&page(
+            "page page-id-42",
+            r#"{"@type":"WebSite"}"#
+        )));
     }
 
     #[test]

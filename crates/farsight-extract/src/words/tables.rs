@@ -103,6 +103,13 @@ pub(crate) static POST: Table = Table::tokens(&[
 pub(crate) static POST_AUTHOR: Table =
     Table::fragments(&["author", "username", "user-name", "poster"]);
 
+/// A post's own text, by the class a forum engine gives it: XenForo 2's
+/// `message-body` (its thread starter carries no microdata, its replies
+/// do), XenForo 1's `messageText`, Discourse's `cooked`. Whole names:
+/// `message-body-wrapper`, `messageTextEndMarker` or a `cooked-recipe` are
+/// something else. Read in the class only (`posts.rs`).
+pub(crate) static POST_TEXT: Table = Table::tokens(&["message-body", "messagetext", "cooked"]);
+
 // --- Inside the chosen content (inner.rs) ---
 
 /// Captions, whatever the prefix (`wp-caption-text`, Etsy's
@@ -215,6 +222,12 @@ pub(crate) static USER_PANEL: Table = Table::fragments(&[
     "author-stats",
     "reaction",
 ]);
+
+/// A post's quote of an earlier post, which the thread already shows:
+/// XenForo's `bbCodeBlock--quote`, vBulletin's `bbcode_quote`, MyBB's
+/// `mycode_quote`, Simple Machines' `bbc_standard_quote`, Discourse's
+/// `quote`. Word parts: not `blockquote` or `quoted-price`'s `quoted`.
+pub(crate) static POST_QUOTE: Table = Table::parts(&["quote"]);
 
 /// A post's signature. Fragments (`signaturecontainer`).
 pub(crate) static SIGNATURE: Table = Table::fragments(&["signature"]);
@@ -422,6 +435,7 @@ pub(crate) static ALL: &[(&str, &Table)] = &[
     ("EDIT_PAGE", &EDIT_PAGE),
     ("POST", &POST),
     ("POST_AUTHOR", &POST_AUTHOR),
+    ("POST_TEXT", &POST_TEXT),
     ("CAPTION", &CAPTION),
     ("CARD_CAPTION", &CARD_CAPTION),
     ("CREDIT", &CREDIT),
@@ -431,6 +445,7 @@ pub(crate) static ALL: &[(&str, &Table)] = &[
     ("HIDDEN", &HIDDEN),
     ("SCREEN_READER", &SCREEN_READER),
     ("USER_PANEL", &USER_PANEL),
+    ("POST_QUOTE", &POST_QUOTE),
     ("SIGNATURE", &SIGNATURE),
     ("AUTHOR_CARD", &AUTHOR_CARD),
     ("AUTHOR_BOX", &AUTHOR_BOX),

@@ -212,3 +212,184 @@ fn nested_lists_keep_their_depth() {
          - North\n- Access",
     );
 }
+
+// Issue #12, forum pages: a thread that marks its posts' texts with
+// schema.org microdata (`itemprop="text"` in a `Question`, `Answer`,
+// `Comment` or `DiscussionForumPosting` item: Stack Exchange, XenForo)
+// is read as those texts, without user cards, vote counts, comments under
+// a Q&A page's posts, signatures or the sidebar's question lists.
+#[test]
+fn threads_are_read_as_their_posts_texts() {
+    for format in [Format::Text, Format::Markdown] {
+        let qa = run("qa-microdata.html", format).content;
+        let order = [
+            "My starter is two weeks old",
+            "can I still bake with it this weekend?",
+            "Your starter is hungry, not spoiled.",
+            "Pour off the liquid",
+            "A cooler spot helps as well",
+        ];
+        let at: Vec<usize> = order
+            .iter()
+            .map(|w| {
+                qa.find(w)
+                    .unwrap_or_else(|| panic!("missing {w:?} in:\n{qa}"))
+            })
+            .collect();
+        assert!(at.windows(2).all(|w| w[0] < w[1]), "out of order:\n{qa}");
+        for gone in [
+            "What flour do you feed it with",
+            "That worked, thank you",
+            "Add a comment",
+            "reputation",
+            "gold badges",
+            "Accepted",
+            "Starter smells of cheese",
+            "How often should I feed a starter?",
+            "Post Your Answer",
+        ] {
+            assert!(!qa.contains(gone), "{gone:?} kept in:\n{qa}");
+        }
+
+        // XenForo: the thread starter has no microdata, its class names
+        // its text (`message-body`); the replies are `Comment` items.
+        let thread = run("thread-microdata.html", format).content;
+        assert_contains(
+            &thread,
+            &[
+                "Which chisel widths should I buy first",
+                "Three widths cover nearly everything",
+                "I ordered the three widths",
+            ],
+        );
+        for gone in [
+            "Senior member",
+            "Joined",
+            "14,022",
+            "Measure twice, post once",
+            "Report",
+            "Similar threads",
+            "You must log in",
+        ] {
+            assert!(!thread.contains(gone), "{gone:?} kept in:\n{thread}");
+        }
+    }
+}
+
+// Issue #12, forum pages: a post's quote of an earlier post (XenForo's
+// `bbCodeBlock--quote`, vBulletin's `bbcode_quote`, MyBB's `mycode_quote`)
+// repeats a post the thread already shows: it goes, with its "… said:"
+// and "Click to expand...".
+#[test]
+fn quotes_of_earlier_posts_go() {
+    let (text, md) = both("thread-microdata.html");
+    for out in [text, md] {
+        assert_eq!(
+            out.matches("Three widths cover nearly everything").count(),
+            1,
+            "{out}"
+        );
+        for gone in ["birch said:", "Click to expand"] {
+            assert!(!out.contains(gone), "{gone:?} kept in:\n{out}");
+        }
+        assert!(out.contains("Thank you, I ordered"), "{out}");
+    }
+}
+
+// Issue #12, forum pages: vBulletin 3 and 4 write no microdata but number
+// each post's text `id="post_message_N"`: those are the thread, without
+// the poster's join date and post count, signatures, "Reply With Quote"
+// or the similar threads.
+#[test]
+fn vbulletin_posts_are_read_by_their_ids() {
+    let (text, md) = both("thread-vbulletin.html");
+    for out in [text, md] {
+        assert_contains(
+            &out,
+            &[
+                "Should I drop the main jet size",
+                "Both, in that order.",
+                "Two sizes smaller on the main jet did it",
+            ],
+        );
+        for gone in [
+            "Join Date",
+            "Posts: 6,210",
+            "Two wheels, four strokes",
+            "Reply With Quote",
+            "Similar Threads",
+            "viewing our boards as a guest",
+        ] {
+            assert!(!out.contains(gone), "{gone:?} kept in:\n{out}");
+        }
+    }
+}
+
+// Issue #12, service pages: Yoast SEO and Rank Math say `og:type` article
+// of every WordPress page. A page (body class `page-id-N`, a JSON-LD
+// `WebPage` without an `Article`) is read as a page: its sections and
+// its heading stay, as on any page that is not an article.
+#[test]
+fn a_wordpress_page_is_read_as_a_page() {
+    let (text, md) = both("wordpress-page.html");
+    for out in [text, md] {
+        assert!(out.contains("Roof Repair Services"), "{out}");
+        assert_contains(
+            &out,
+            &[
+                "Leaks, missing tiles",
+                "Slipped slates replaced.",
+                "How a repair goes",
+                "Only to let us in at the start.",
+            ],
+        );
+        assert!(!out.contains("Privacy policy"), "{out}");
+    }
+}
+
+// Issue #12, service pages: an FAQ's answers collapsed in WAI-ARIA
+// disclosure widgets (a toggle with `aria-expanded` naming its panel in
+// `aria-controls`; the panel `hidden` or `display:none`) are one click
+// away, like a tab panel: content. What no toggle opens stays hidden.
+#[test]
+fn collapsed_disclosure_panels_are_content() {
+    let (text, md) = both("accordion-panels.html");
+    for out in [text, md] {
+        assert_contains(
+            &out,
+            &[
+                "How many dogs go on a group walk?",
+                "Never more than four, matched by size",
+                "We walk in any weather",
+                "until six in the evening",
+            ],
+        );
+        assert!(!out.contains("Subscribe to our newsletter"), "{out}");
+    }
+}
+
+// Issue #12, forum pages: XenForo 1 marks each post's text
+// `messageText` (no microdata): those are the thread, without the poster's
+// message count and trophy points or "Report".
+#[test]
+fn xenforo_1_posts_are_read_by_their_class() {
+    let (text, md) = both("thread-xenforo1.html");
+    for out in [text, md] {
+        assert_contains(
+            &out,
+            &[
+                "My tomatoes in pots wilt by noon",
+                "Never garden soil: it sets like brick",
+            ],
+        );
+        for gone in [
+            "Messages:",
+            "Trophy Points",
+            "Well-Known Member",
+            "Report",
+            "Share This Page",
+        ] {
+            assert!(!out.contains(gone), "{gone:?} kept in:\n{out}");
+        }
+    }
+}

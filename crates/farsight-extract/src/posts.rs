@@ -1,0 +1,117 @@
+//! A thread's posts by their schema.org microdata: each post is an item
+//! (`itemscope`) of a posting type whose text is marked
+//! `itemprop="text"`. XenForo (`Comment`, `DiscussionForumPosting`), Stack
+//! Exchange (`Question`, `Answer`), Invision Community and many themes of
+//! other engines write it, as Google's guidance for forum and Q&A pages
+//! asks. Those texts are the thread; what sits around them in each post
+//! (the author's card, join date and post count, vote counts, reaction
+//! bars, signatures, "Click to expand…", share links) is not: people
+//! marking threads keep the posts' text.
+//!
+//! Some engines mark only some posts: XenForo gives its thread starter no
+//! microdata and its replies `Comment` items. Their class for a post's
+//! text ([`POST_TEXT`]: XenForo's `message-body`, Discourse's `cooked`)
+//! names the rest; vBulletin 3 and 4, which write no microdata, number
+//! each post's text with an id ([`VBULLETIN_TEXT_ID`]).
+//!
+//! On a Q&A page (a `Question` item with `Answer` items) the `Comment`
+//! items are remarks under a question or an answer, which people marking
+//! such pages leave out, as they leave out the votes; on any other thread
+//! a `Comment` is a reply, a post like the others.
+
+use dom_query::{Document, NodeId, NodeRef};
+
+use crate::words::Words;
+use crate::words::tables::POST_TEXT;
+
+/// The schema.org types of an item that is a post of a thread.
+const POSTING_TYPES: [&str; 5] = [
+    "DiscussionForumPosting",
+    "SocialMediaPosting",
+    "Comment",
+    "Question",
+    "Answer",
+];
+
+/// Types of a Q&A page's own posts: with one of them on the page, its
+/// `Comment` items are remarks, not posts.
+const QA_TYPES: [&str; 2] = ["Question", "Answer"];
+
+/// Post texts needed for the page to be read by its microdata: one would
+/// be a page that marks a single comment box, not its thread.
+const MIN_POSTS: usize = 2;
+
+/// The id prefix of a post's text in vBulletin 3 and 4
+/// (`<div id="post_message_2017066">`), followed by the post's number.
+const VBULLETIN_TEXT_ID: &str = "post_message_";
+
+/// What a post's text found by its class only is, for the Q&A rule: a
+/// post like any other.
+const BY_CLASS: &str = "Posting";
+
+/// The texts of the posts of `doc`, outermost only and in page order, when
+/// it marks at least [`MIN_POSTS`] with microdata or engine classes.
+pub(crate) fn texts(doc: &Document) -> Option<Vec<NodeId>> {
+    let mut found: Vec<(NodeRef<'_>, &'static str)> = Vec::new();
+    for n in doc.root().descendants_it() {
+        if !n.is_element() {
+            continue;
+        }
+        let by_microdata = n.attr("itemprop").is_some_and(|p| has_word(&p, "text"));
+        if !by_microdata && !POST_TEXT.in_class(&Words::of_class(&n)) && !is_vbulletin_text(&n) {
+            continue;
+        }
+        // A text inside a post text already found (a quote of an earlier
+        // post) is read with it.
+        if found
+            .last()
+            .is_some_and(|(last, _)| n.ancestors_it(None).any(|a| a.id == last.id))
+        {
+            continue;
+        }
+        // A post's microdata text inside its engine-named text (XenForo's
+        // `message-body` around `itemprop="text"`) is the same post.
+        let kind = if by_microdata {
+            item_type(&n)
+        } else {
+            Some(BY_CLASS)
+        };
+        if let Some(kind) = kind {
+            found.push((n, kind));
+        }
+    }
+    let qa = found.iter().any(|(_, k)| QA_TYPES.contains(k));
+    let posts: Vec<NodeId> = found
+        .into_iter()
+        .filter(|(_, k)| !(qa && *k == "Comment"))
+        .map(|(n, _)| n.id)
+        .collect();
+    (posts.len() >= MIN_POSTS).then_some(posts)
+}
+
+/// The posting type of the item whose text `n` is: the nearest element
+/// with `itemscope`, `n` itself included (`<div itemprop="text"
+/// itemscope>` is not the post's text but an item of its own).
+fn item_type(n: &NodeRef<'_>) -> Option<&'static str> {
+    let item = n
+        .ancestors_it(None)
+        .find(|a| a.is_element() && a.has_attr("itemscope"))?;
+    let types = item.attr("itemtype")?;
+    // `https://schema.org/Answer`; several types are separated by spaces.
+    types.split_ascii_whitespace().find_map(|t| {
+        let name = t.rsplit('/').next().unwrap_or(t);
+        POSTING_TYPES.iter().copied().find(|p| *p == name)
+    })
+}
+
+/// `id="post_message_"` and the post's number.
+fn is_vbulletin_text(n: &NodeRef<'_>) -> bool {
+    n.attr("id").is_some_and(|id| {
+        id.strip_prefix(VBULLETIN_TEXT_ID)
+            .is_some_and(|num| !num.is_empty() && num.bytes().all(|b| b.is_ascii_digit()))
+    })
+}
+
+fn has_word(list: &str, word: &str) -> bool {
+    list.split_ascii_whitespace().any(|w| w == word)
+}
