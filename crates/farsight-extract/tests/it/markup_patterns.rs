@@ -212,3 +212,28 @@ fn nested_lists_keep_their_depth() {
          - North\n- Access",
     );
 }
+
+// Issue #12: a shop category's grid of product cards, whose every part
+// (picture, name, rating, price) is a link to the product, was dropped
+// whole as a link list (Amazon's best sellers, eBay's `bn_` pages; here
+// WooCommerce's standard shop loop).
+#[test]
+fn a_grid_of_product_cards_is_the_content() {
+    let (text, md) = both("product-grid.html");
+    for out in [&text, &md] {
+        assert_contains(
+            out,
+            &[
+                "Enamel stovetop kettle, 2 litres, cream",
+                "$39.99",
+                "Rated 4.8 out of 5",
+                "Cordless travel kettle, folding silicone",
+                "$29.90",
+                "Gooseneck spouts pour slowly and evenly",
+            ],
+        );
+        // The site's menus are still link lists, and still go.
+        assert!(!out.contains("Garden"), "{out}");
+        assert!(!out.contains("Returns"), "{out}");
+    }
+}
