@@ -238,7 +238,11 @@ pub(crate) fn read(doc: &Document, structured: bool) -> PageFacts {
         .or(ld.url.clone());
 
     let og_type = get(&["og:type"]).map(|t| t.to_ascii_lowercase());
-    let is_article = ld.article || (og_type.as_deref() == Some("article") && !ld.listing);
+    // Yoast SEO says `og:type` article on every page of a WordPress site,
+    // WooCommerce's products included: the page's JSON-LD, when it calls
+    // the page a listing or a product and not an article, says better.
+    let is_article =
+        ld.article || (og_type.as_deref() == Some("article") && !ld.listing && !ld.product);
     let is_product = ld.product || og_type.as_deref().is_some_and(|t| t.starts_with("product"));
     let raw_title = get(&["og:title", "twitter:title"])
         .or(ld.headline.clone())

@@ -237,3 +237,28 @@ fn a_grid_of_product_cards_is_the_content() {
         assert!(!out.contains("Returns"), "{out}");
     }
 }
+
+// Issue #12: Yoast SEO says `og:type` article on every WordPress page,
+// WooCommerce's products included, and a product read as an article is
+// cleaned as one (its reviews stay, its name is not put back on top; on a
+// busier page only its description block is chosen). The page's JSON-LD
+// `Product` says what it is.
+#[test]
+fn a_product_that_og_type_calls_an_article_is_read_as_a_product() {
+    let (text, md) = both("product-og-article.html");
+    for out in [&text, &md] {
+        assert_contains(
+            out,
+            &[
+                "Walnut serving board\n",
+                "48.00",
+                "Cut from one plank of English walnut",
+                "no two are quite alike",
+                "catches juices",
+                "1.2 kg",
+            ],
+        );
+        assert!(!out.contains("About"), "{out}");
+        assert!(!out.contains("wedding present"), "{out}");
+    }
+}
