@@ -33,7 +33,7 @@ const FLOORS: &[(&str, &str, f64)] = &[
     ("kinds", "forum", 0.92),                    // 0.9435, 7 pages
     ("kinds", "listing", 0.93),                  // 0.9502, 5 pages
     ("kinds", "product", 0.90),                  // 0.9203, 5 pages
-    ("kinds", "service", 0.88),                  // 0.9076, 6 pages
+    ("kinds", "service", 0.89),                  // 0.9147, 6 pages
     ("kinds-holdout", "collection", 0.72),       // 0.7420, 4 pages (rows of link cards)
     ("kinds-holdout", "documentation", 0.95),    // 0.9705, 4 pages (page hidden until scripts)
     ("kinds-holdout", "forum", 0.65),            // 0.6724, 4 pages
@@ -51,7 +51,7 @@ const FLOORS: &[(&str, &str, f64)] = &[
     ("wcxb-sample", "documentation", 0.84),      // 0.8633, 8 pages
     ("wcxb-sample", "forum", 0.87),              // 0.8983, 8 pages (pages inside <noscript>)
     ("wcxb-sample", "listing", 0.59),            // 0.6152, 8 pages
-    ("wcxb-sample", "product", 0.56),            // 0.5851, 8 pages
+    ("wcxb-sample", "product", 0.62),            // 0.6450, 8 pages (og:type article on pages)
     ("wcxb-sample", "service", 0.75),            // 0.7737, 8 pages
 ];
 

@@ -63,6 +63,11 @@ struct LdFacts {
     /// WordPress SEO plugins say `og:type` article of category pages too,
     /// and their JSON-LD tells them apart.
     listing: bool,
+    /// A plain `WebPage` node (Yoast SEO's graph on every page).
+    web_page: bool,
+    /// A node besides those of [`PAGE_GRAPH`] (an `Article`, a
+    /// `ClaimReview`, a `Recipe`...).
+    other_content: bool,
     headline: Option<String>,
     description: Option<String>,
     author: Option<String>,
@@ -239,10 +244,17 @@ pub(crate) fn read(doc: &Document, structured: bool) -> PageFacts {
 
     let og_type = get(&["og:type"]).map(|t| t.to_ascii_lowercase());
     // Yoast SEO says `og:type` article on every page of a WordPress site,
-    // WooCommerce's products included: the page's JSON-LD, when it calls
-    // the page a listing or a product and not an article, says better.
-    let is_article =
-        ld.article || (og_type.as_deref() == Some("article") && !ld.listing && !ld.product);
+    // WooCommerce's products and the site's pages included: the page's
+    // JSON-LD says better when it calls the page a listing or a product
+    // and not an article, or when its only content node is a `WebPage`
+    // (Yoast's graph names a post an `Article`) on a page that gives no
+    // `article:published_time` (Yoast writes it on posts, not on pages).
+    let only_a_web_page = ld.web_page && !ld.other_content;
+    let og_article = og_type.as_deref() == Some("article")
+        && !ld.listing
+        && !ld.product
+        && (!only_a_web_page || get(&["article:published_time"]).is_some());
+    let is_article = ld.article || og_article;
     let is_product = ld.product || og_type.as_deref().is_some_and(|t| t.starts_with("product"));
     let raw_title = get(&["og:title", "twitter:title"])
         .or(ld.headline.clone())
@@ -318,6 +330,19 @@ fn is_content_type(t: &str) -> bool {
         )
 }
 
+/// The nodes Yoast SEO's graph gives every page of a site, besides the
+/// `WebSite` and `Organization`: a page whose JSON-LD holds nothing else
+/// says nothing about being an article.
+const PAGE_GRAPH: [&str; 7] = [
+    "WebPage",
+    "BreadcrumbList",
+    "ListItem",
+    "ImageObject",
+    "SearchAction",
+    "EntryPoint",
+    "Person",
+];
+
 /// Reads one JSON-LD block's nodes into `ld`.
 fn read_ld(block: &Value, ld: &mut LdFacts) {
     jsonld::walk(block, &mut |o| read_ld_node(o, ld));
@@ -335,6 +360,7 @@ fn read_ld_node(o: &Map<String, Value>, ld: &mut LdFacts) -> Descend {
         }
         return Descend::Stop;
     }
+    ld.other_content |= o.contains_key("@type") && !type_is(o, |t| PAGE_GRAPH.contains(&t));
     ld.listing |= type_is(o, |t| {
         matches!(
             t,
@@ -348,6 +374,7 @@ fn read_ld_node(o: &Map<String, Value>, ld: &mut LdFacts) -> Descend {
         t.ends_with("Article") || matches!(t, "BlogPosting" | "LiveBlogPosting" | "Report")
     });
     ld.product |= type_is(o, |t| matches!(t, "Product" | "ProductGroup"));
+    ld.web_page |= type_is(o, |t| t == "WebPage");
     ld.discussion |= type_is(o, |t| matches!(t, "DiscussionForumPosting" | "QAPage"));
     // A WebPage wrapping the article fills gaps only.
     let strong = !type_is(o, |t| t == "WebPage");

@@ -262,3 +262,24 @@ fn a_product_that_og_type_calls_an_article_is_read_as_a_product() {
         assert!(!out.contains("wedding present"), "{out}");
     }
 }
+
+// Issue #12: Yoast SEO says `og:type` article on every WordPress page; its
+// JSON-LD graph names a post an `Article` and a page only a `WebPage`, and
+// a post has an `article:published_time`. A page read as an article is
+// cleaned as one: it loses its name on top, on a busier page all but one
+// of its sections.
+#[test]
+fn a_page_that_og_type_calls_an_article_is_read_as_a_page() {
+    let opts = ExtractOptions::new(Format::Text).base_url("https://example.com/garden-design/");
+    let html = page("page-og-article.html");
+    let out = extract(&html, &opts).content;
+    assert!(out.starts_with("Garden design services\n"), "{out}");
+    assert_contains(&out, &["Hard landscaping", "Do you work outside London?"]);
+    // The same markup with a publishing time is a post: an article.
+    let post = html.replace(
+        "<meta property=\"article:modified_time\"",
+        "<meta property=\"article:published_time\" content=\"2024-05-01T09:00:00+00:00\">\n<meta property=\"article:modified_time\"",
+    );
+    let out = extract(&post, &opts).content;
+    assert!(!out.starts_with("Garden design services"), "{out}");
+}
