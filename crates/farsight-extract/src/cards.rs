@@ -2,7 +2,11 @@
 //! alike cards (search results, products, jobs, posts of a thread), the
 //! content is the row, not the one card that happened to score best.
 
-use dom_query::{Document, NodeId, NodeRef};
+use dom_query::{Document, NodeData, NodeId, NodeRef};
+
+use std::hash::{Hash, Hasher};
+
+use crate::fasthash::{FastMap, FastSet, FxHasher};
 
 /// Cards in a row, the chosen one included, for it to be a listing.
 const MIN_CARDS: usize = 3;
@@ -40,4 +44,216 @@ pub(crate) fn row_of(doc: &Document, roots: &[NodeId]) -> Option<NodeId> {
 
 fn text_len(n: &NodeRef<'_>) -> usize {
     n.normalized_char_count()
+}
+
+/// Rows of cards whose every part may be a link: a shop category's product
+/// grid (the picture, the name, the rating and the price all link to the
+/// product: Amazon's best sellers, eBay, Shopify and WooCommerce
+/// `product-card`/`product-item` grids, schema.org `Product`/`Offer`
+/// microdata) and a listing's link-only entries (a job board's or a blog
+/// index's `<li>`/`<article>` cards, one `<a>` around a title, a company
+/// and a date). Link density reads them as menus; they are the page.
+///
+/// A row is an element with at least [`MIN_CARDS`] alike children (same
+/// tag and first class word; `<li>` of any class) of which most are cards:
+/// a link, at least [`CARD_PARTS`] separate texts and [`CARD_TEXT`]
+/// characters, and what a menu item lacks — a picture, a heading, a
+/// `<time>`, a price (a currency sign against a digit) or schema.org
+/// `Product`/`Offer` microdata. A menu's item is one label.
+///
+/// Returns, for the elements of `order` (a pre-order walk, as
+/// `density::subtree_stats` reads it), the characters of link text inside
+/// cards of such rows below each: link text that is content.
+pub(crate) fn card_link_text(order: &[NodeRef<'_>]) -> FastMap<NodeId, usize> {
+    let mut feats: FastMap<NodeId, Feats> =
+        FastMap::with_capacity_and_hasher(order.len(), Default::default());
+    let mut cards: FastSet<NodeId> = FastSet::default();
+    // Children before parents: each element's figures, then whether its
+    // children form a row (their figures are all known by then).
+    for n in order.iter().rev() {
+        let mut f = Feats::default();
+        for c in n.children_it(false) {
+            if c.is_text() {
+                c.query(|node| {
+                    if let NodeData::Text { contents } = &node.data {
+                        let chars = contents.chars().filter(|ch| !ch.is_whitespace()).count();
+                        if chars > 0 {
+                            f.text += chars;
+                            f.parts = f.parts.saturating_add(1);
+                            f.signal |= has_price(contents);
+                        }
+                    }
+                });
+            } else if let Some(cf) = feats.get(&c.id) {
+                f.add(cf);
+            }
+        }
+        let Some(name) = n.node_name() else {
+            continue;
+        };
+        match &*name {
+            "a" => {
+                f.link = f.text;
+                f.has_link = true;
+                f.links = f.links.saturating_add(1);
+            }
+            "img" | "picture" | "h2" | "h3" | "h4" | "h5" | "h6" | "time" => f.signal = true,
+            _ => f.signal |= has_product_microdata(n),
+        }
+        mark_row(n, &feats, &mut cards);
+        feats.insert(n.id, f);
+    }
+    // Parents before children: what lies inside a card.
+    let mut inside: FastSet<NodeId> = FastSet::default();
+    let (mut in_cards, mut total) = (0, 0);
+    let text = |n: &NodeRef<'_>| feats.get(&n.id).map_or(0, |f| f.text);
+    for n in order {
+        let parent_inside = n.parent().is_some_and(|p| inside.contains(&p.id));
+        if parent_inside || cards.contains(&n.id) {
+            inside.insert(n.id);
+            if !parent_inside {
+                in_cards += text(n);
+            }
+        }
+        if n.parent().is_none_or(|p| !feats.contains_key(&p.id)) {
+            total += text(n);
+        }
+    }
+    // A row or two of cards in a page of prose are teasers ("Also see",
+    // "You may also like"); a listing is mostly its cards.
+    if in_cards * LISTED_SHARE < total {
+        return FastMap::default();
+    }
+    let mut out: FastMap<NodeId, usize> = FastMap::default();
+    for n in order.iter().rev() {
+        let own = if inside.contains(&n.id) {
+            feats.get(&n.id).map_or(0, |f| f.link)
+        } else {
+            n.children_it(false)
+                .filter_map(|c| out.get(&c.id))
+                .sum::<usize>()
+        };
+        if own > 0 {
+            out.insert(n.id, own);
+        }
+    }
+    out
+}
+
+/// A page lists things when its cards hold at least one part in this many
+/// of its text (the rest is navigation, filters and footers).
+const LISTED_SHARE: usize = 3;
+
+/// Separate texts of a card: a title and at least one more thing.
+const CARD_PARTS: u16 = 2;
+
+/// Non-space characters of a card: more than a label and its count.
+const CARD_TEXT: usize = 20;
+
+/// Links of a card: its picture, title, rating, price, maker and a button
+/// or two point at one or two places. A mega-menu's item, which also has
+/// a heading, a picture and many texts, holds a list of links.
+const CARD_LINKS: u16 = 6;
+
+/// What a card shows, summed over an element's subtree.
+#[derive(Default, Clone, Copy)]
+struct Feats {
+    text: usize,
+    link: usize,
+    parts: u16,
+    links: u16,
+    has_link: bool,
+    /// A picture, a heading, a time, a price or product microdata.
+    signal: bool,
+}
+
+impl Feats {
+    fn add(&mut self, o: &Feats) {
+        self.text += o.text;
+        self.link += o.link;
+        self.parts = self.parts.saturating_add(o.parts);
+        self.links = self.links.saturating_add(o.links);
+        self.has_link |= o.has_link;
+        self.signal |= o.signal;
+    }
+
+    fn is_card(&self) -> bool {
+        self.has_link
+            && self.signal
+            && self.parts >= CARD_PARTS
+            && self.text >= CARD_TEXT
+            && self.links <= CARD_LINKS
+    }
+}
+
+/// Adds to `cards` the children of `n` that make it a row of cards: the
+/// largest group of alike children, when it has [`MIN_CARDS`] members and
+/// two thirds of them are cards.
+fn mark_row(n: &NodeRef<'_>, feats: &FastMap<NodeId, Feats>, cards: &mut FastSet<NodeId>) {
+    let elements = || n.children_it(false).filter(|c| c.is_element());
+    if elements().nth(MIN_CARDS - 1).is_none() {
+        return;
+    }
+    let mut groups: FastMap<u64, Vec<NodeId>> = FastMap::default();
+    for c in elements() {
+        groups.entry(alike_key(&c)).or_default().push(c.id);
+    }
+    let Some(group) = groups.into_values().max_by_key(Vec::len) else {
+        return;
+    };
+    if group.len() < MIN_CARDS {
+        return;
+    }
+    let is_card = |id: &NodeId| feats.get(id).is_some_and(Feats::is_card);
+    let count = group.iter().filter(|id| is_card(id)).count();
+    if count * 3 >= group.len() * 2 {
+        cards.extend(group.into_iter().filter(|id| is_card(id)));
+    }
+}
+
+/// What makes siblings alike, hashed: their tag and first class word (a
+/// featured card adds words to its class); list items are alike whatever
+/// their class.
+fn alike_key(n: &NodeRef<'_>) -> u64 {
+    let mut h = FxHasher::default();
+    let tag = n.node_name();
+    tag.as_deref().hash(&mut h);
+    if tag.as_deref() != Some("li") {
+        n.attr("class")
+            .as_deref()
+            .and_then(|c| c.split_whitespace().next())
+            .hash(&mut h);
+    }
+    h.finish()
+}
+
+/// A currency sign against a digit ("$11.99", "€ 25", "25 €", "£1,200"),
+/// or alone: WooCommerce and Shopify themes put the sign in an element of
+/// its own (`woocommerce-Price-currencySymbol`).
+fn has_price(text: &str) -> bool {
+    const SIGNS: [char; 8] = ['$', '€', '£', '¥', '₹', '₩', '₽', '₺'];
+    let trimmed = text.trim();
+    if trimmed.chars().count() == 1 && trimmed.starts_with(SIGNS) {
+        return true;
+    }
+    let mut prev: Option<char> = None;
+    for c in text.chars().filter(|c| !c.is_whitespace()) {
+        if let Some(p) = prev
+            && ((SIGNS.contains(&p) && c.is_ascii_digit())
+                || (p.is_ascii_digit() && SIGNS.contains(&c)))
+        {
+            return true;
+        }
+        prev = Some(c);
+    }
+    false
+}
+
+/// schema.org microdata of a product or its offer (`itemtype` Product or
+/// Offer, `itemprop` price or offers).
+fn has_product_microdata(n: &NodeRef<'_>) -> bool {
+    n.attr("itemtype")
+        .is_some_and(|t| t.contains("schema.org/Product") || t.contains("schema.org/Offer"))
+        || n.attr("itemprop")
+            .is_some_and(|p| matches!(&*p, "price" | "offers" | "lowPrice"))
 }

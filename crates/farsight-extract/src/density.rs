@@ -8,6 +8,7 @@ use crate::fasthash::FastMap;
 use dom_query::{Document, NodeId, NodeRef};
 
 use crate::boilerplate;
+use crate::kind::PageKind;
 
 /// Non-space characters of text, and of link text, below an element, and
 /// its commas (a sign of prose).
@@ -120,8 +121,8 @@ pub(crate) fn choose(doc: &Document) -> Option<Vec<NodeId>> {
 }
 
 /// Removes furniture and link lists below `roots`.
-pub(crate) fn prune_roots(doc: &Document, roots: &[NodeId]) {
-    for id in link_lists(doc, roots) {
+pub(crate) fn prune_roots(doc: &Document, roots: &[NodeId], kind: PageKind) {
+    for id in link_lists(doc, roots, kind) {
         if let Some(n) = doc.tree.get(&id) {
             n.remove_from_parent();
         }
@@ -129,19 +130,37 @@ pub(crate) fn prune_roots(doc: &Document, roots: &[NodeId]) {
 }
 
 /// The furniture and link lists below `roots` (nested ones too), without
-/// changing the page.
-pub(crate) fn link_lists(doc: &Document, roots: &[NodeId]) -> Vec<NodeId> {
+/// changing the page. On a page that lists things, rows of cards are not
+/// link lists (see `cards::card_link_text`).
+pub(crate) fn link_lists(doc: &Document, roots: &[NodeId], kind: PageKind) -> Vec<NodeId> {
     let mut order: Vec<NodeRef<'_>> = Vec::new();
     for r in roots.iter().filter_map(|r| doc.tree.get(r)) {
         order.push(r);
         order.extend(r.descendants_it());
     }
     let stats = subtree_stats(&order);
-    doomed(doc, roots, &stats)
+    let card_links = if kind.lists() {
+        crate::cards::card_link_text(&order)
+    } else {
+        FastMap::default()
+    };
+    doomed(doc, roots, &stats, &card_links)
 }
 
-fn doomed(doc: &Document, roots: &[NodeId], stats: &FastMap<NodeId, Stats>) -> Vec<NodeId> {
-    let st = |id: &NodeId| stats.get(id).copied().unwrap_or_default();
+fn doomed(
+    doc: &Document,
+    roots: &[NodeId],
+    stats: &FastMap<NodeId, Stats>,
+    card_links: &FastMap<NodeId, usize>,
+) -> Vec<NodeId> {
+    // The links of a row of cards are its entries, not navigation (see
+    // `cards::card_link_text`): they count as text.
+    let st = |id: &NodeId| {
+        let mut s = stats.get(id).copied().unwrap_or_default();
+        let cards = card_links.get(id).copied().unwrap_or(0) as u32;
+        s.link = s.link.saturating_sub(cards);
+        s
+    };
     let mut doomed = Vec::new();
     for root in roots {
         let Some(r) = doc.tree.get(root) else {

@@ -134,7 +134,20 @@ pub(crate) fn plan(doc: &Document, roots: &[NodeId], kind: PageKind) -> Plan {
         order.extend(r.descendants_it());
     }
     let sizes = sizes(&order);
-    let size = |id: &NodeId| sizes.get(id).copied().unwrap_or_default();
+    // The links of a row of cards are its entries (see
+    // `cards::card_link_text`): not a run of links.
+    let card_links = if kind.lists() {
+        crate::cards::card_link_text(&order)
+    } else {
+        FastMap::default()
+    };
+    let size = |id: &NodeId| {
+        let mut s = sizes.get(id).copied().unwrap_or_default();
+        s.link = s
+            .link
+            .saturating_sub(card_links.get(id).copied().unwrap_or(0));
+        s
+    };
     let total: usize = roots.iter().map(|r| size(r).text).sum();
     // Nothing that holds this much of the content is furniture.
     let cap = |limit: usize| limit.min(total * 2 / 5);

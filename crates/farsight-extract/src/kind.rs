@@ -24,6 +24,14 @@ impl PageKind {
     pub fn spreads(self) -> bool {
         self.discussion || !self.article
     }
+
+    /// Whether the page lists things (a shop category, a listing, a
+    /// landing page): neither an article, nor one product, nor a thread,
+    /// whose rows of link cards are teasers, "you may also like" and user
+    /// cards.
+    pub fn lists(self) -> bool {
+        !self.article && !self.product && !self.discussion
+    }
 }
 
 /// Classifies the page from what it says about itself (JSON-LD,

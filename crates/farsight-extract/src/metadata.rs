@@ -67,6 +67,9 @@ struct LdFacts {
     /// site's pages so in their graph, and add an `Article` node only for
     /// its posts.
     web_page: bool,
+    /// A node besides those of [`PAGE_GRAPH`] (an `Article`, a
+    /// `ClaimReview`, a `Recipe`...).
+    other_content: bool,
     headline: Option<String>,
     description: Option<String>,
     author: Option<String>,
@@ -242,14 +245,21 @@ pub(crate) fn read(doc: &Document, structured: bool) -> PageFacts {
         .or(ld.url.clone());
 
     let og_type = get(&["og:type"]).map(|t| t.to_ascii_lowercase());
-    // Yoast SEO and Rank Math write `og:type` article on every WordPress
-    // page, a company's service pages too. A page, not a post, when both
-    // say so: the JSON-LD graph has a `WebPage` and no `Article` node, and
-    // WordPress's body class names a page (`page-id-42`; a post's is
-    // `postid-42`).
-    let wordpress_page = ld.web_page && is_wordpress_page(doc);
-    let is_article =
-        ld.article || (og_type.as_deref() == Some("article") && !ld.listing && !wordpress_page);
+    // Yoast SEO and Rank Math write `og:type` article on every page of a
+    // WordPress site, WooCommerce's products and the site's pages included.
+    // The page's JSON-LD says better when it calls the page a listing or a
+    // product and not an article. A page, not a post, when the graph has a
+    // `WebPage` and no `Article` node and either WordPress's body class
+    // names a page (`page-id-42`; a post's is `postid-42`) or the `WebPage`
+    // is its only content node on a page without `article:published_time`
+    // (Yoast writes it on posts, not on pages).
+    let wordpress_page = ld.web_page
+        && !ld.article
+        && (is_wordpress_page(doc)
+            || (!ld.other_content && get(&["article:published_time"]).is_none()));
+    let og_article =
+        og_type.as_deref() == Some("article") && !ld.listing && !ld.product && !wordpress_page;
+    let is_article = ld.article || og_article;
     let is_product = ld.product || og_type.as_deref().is_some_and(|t| t.starts_with("product"));
     let raw_title = get(&["og:title", "twitter:title"])
         .or(ld.headline.clone())
@@ -333,6 +343,19 @@ fn is_content_type(t: &str) -> bool {
         )
 }
 
+/// The nodes Yoast SEO's graph gives every page of a site, besides the
+/// `WebSite` and `Organization`: a page whose JSON-LD holds nothing else
+/// says nothing about being an article.
+const PAGE_GRAPH: [&str; 7] = [
+    "WebPage",
+    "BreadcrumbList",
+    "ListItem",
+    "ImageObject",
+    "SearchAction",
+    "EntryPoint",
+    "Person",
+];
+
 /// Reads one JSON-LD block's nodes into `ld`.
 fn read_ld(block: &Value, ld: &mut LdFacts) {
     jsonld::walk(block, &mut |o| read_ld_node(o, ld));
@@ -350,6 +373,7 @@ fn read_ld_node(o: &Map<String, Value>, ld: &mut LdFacts) -> Descend {
         }
         return Descend::Stop;
     }
+    ld.other_content |= o.contains_key("@type") && !type_is(o, |t| PAGE_GRAPH.contains(&t));
     ld.listing |= type_is(o, |t| {
         matches!(
             t,
@@ -364,6 +388,7 @@ fn read_ld_node(o: &Map<String, Value>, ld: &mut LdFacts) -> Descend {
         t.ends_with("Article") || matches!(t, "BlogPosting" | "LiveBlogPosting" | "Report")
     });
     ld.product |= type_is(o, |t| matches!(t, "Product" | "ProductGroup"));
+    ld.web_page |= type_is(o, |t| t == "WebPage");
     ld.discussion |= type_is(o, |t| matches!(t, "DiscussionForumPosting" | "QAPage"));
     // A WebPage wrapping the article fills gaps only.
     let strong = !type_is(o, |t| t == "WebPage");
@@ -538,9 +563,9 @@ mod tests {
     }
 
     // Yoast SEO and Rank Math say `og:type` article of every WordPress
-    // page: a page (body `page-id-N`, a `WebPage` graph without an
-    // `Article`) is not an article, a post (`postid-N`) or a page whose
-    // graph has an `Article` node still is.
+    // page: a page (body `page-id-N`, or a `WebPage` graph without an
+    // `Article` and without a publishing time) is not an article, a post
+    // or a page whose graph has an `Article` node still is.
     #[test]
     fn a_wordpress_page_is_not_an_article_for_its_og_type() {
         let page = |body: &str, types: &str| {
@@ -556,7 +581,16 @@ mod tests {
             "page-template-default page page-id-42",
             web_page
         )));
-        assert!(is_article(&page("single single-post postid-42", web_page)));
+        // A post: Yoast writes its publishing time (and names it an
+        // `Article` in the graph; without that node the time decides).
+        let post = page("single single-post postid-42", web_page).replace(
+            "<script",
+            "<meta property=\"article:published_time\" content=\"2024-05-01\"><script",
+        );
+        assert!(is_article(&post));
+        // The Yoast page graph alone, without a publishing time, is a page
+        // whatever the body class.
+        assert!(!is_article(&page("home", web_page)));
         assert!(is_article(&page("page page-id-42", article)));
         // No graph: `og:type` alone still decides.
         assert!(is_article(&page(

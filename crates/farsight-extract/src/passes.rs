@@ -56,7 +56,7 @@ pub(crate) fn kept_text(
     // ones too), and SipHash was a visible share of this walk.
     let mut doomed: FastSet<NodeId> = furniture.iter().copied().collect();
     if link_lists_go(chosen) {
-        doomed.extend(density::link_lists(doc, roots));
+        doomed.extend(density::link_lists(doc, roots, kind));
     }
     if chosen != Chosen::Body {
         doomed.extend(inner::plan(doc, roots, kind).doomed);
@@ -111,7 +111,7 @@ pub(crate) fn clean(doc: &Document, choice: &Choice, kind: PageKind) {
         }
     }
     if link_lists_go(chosen) {
-        density::prune_roots(doc, roots);
+        density::prune_roots(doc, roots, kind);
     }
     if chosen != Chosen::Body {
         inner::clean(doc, roots, kind);

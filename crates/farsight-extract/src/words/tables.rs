@@ -65,6 +65,10 @@ pub(crate) static REGION_NOISE: Table = Table::parts(&[
     "feedback",
     "announcement",
     "toolbar",
+    // A shop grid's "Quick view" button on each card (Astra's
+    // `ast-quick-view-button`, Shopify themes' `quick-view`, `quickview`).
+    "quick-view",
+    "quickview",
 ]);
 
 /// "Showing 1-12 of 40 results" lines of a listing; read in the class only.
@@ -241,8 +245,8 @@ pub(crate) static AUTHOR_BOX: Table =
     Table::fragments(&["author-bio", "author-box", "about-author", "author-details"]);
 
 /// "Sale", "Sold out", "New" badges. Word parts: `product-badge`, but not
-/// `badger`.
-pub(crate) static BADGE: Table = Table::parts(&["badge", "badges"]);
+/// `badger`; WooCommerce's sale badge is `onsale`.
+pub(crate) static BADGE: Table = Table::parts(&["badge", "badges", "onsale"]);
 
 /// Review and customer-question widgets, furniture on a product page. Word
 /// parts: `qa` and `tax` are words only alone (`qa-section`, not `aqua`).

@@ -125,6 +125,8 @@ fn what_each_table_must_and_must_not_match() {
         ("REGION_NOISE", &REGION_NOISE, "product-cross-sell", true),
         ("REGION_NOISE", &REGION_NOISE, "sorted-list", false),
         ("REGION_NOISE", &REGION_NOISE, "tocbot", false),
+        ("REGION_NOISE", &REGION_NOISE, "ast-quick-view-button", true),
+        ("REGION_NOISE", &REGION_NOISE, "quick-viewer", false),
         (
             "RESULT_COUNT",
             &RESULT_COUNT,
@@ -181,6 +183,7 @@ fn what_each_table_must_and_must_not_match() {
         ("AUTHOR_CARD", &AUTHOR_CARD, "post-signature owner", true),
         ("AUTHOR_BOX", &AUTHOR_BOX, "td-author-box", true),
         ("BADGE", &BADGE, "badger", false),
+        ("BADGE", &BADGE, "ast-onsale-card", true),
         ("REVIEW", &REVIEW, "qa-section", true),
         ("REVIEW", &REVIEW, "aqua", false),
         ("BUY_BOX", &BUY_BOX, "taxonomy", false),

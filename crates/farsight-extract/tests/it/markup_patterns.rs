@@ -393,3 +393,74 @@ fn xenforo_1_posts_are_read_by_their_class() {
         }
     }
 }
+
+// Issue #12: a shop category's grid of product cards, whose every part
+// (picture, name, rating, price) is a link to the product, was dropped
+// whole as a link list (Amazon's best sellers, eBay's `bn_` pages; here
+// WooCommerce's standard shop loop).
+#[test]
+fn a_grid_of_product_cards_is_the_content() {
+    let (text, md) = both("product-grid.html");
+    for out in [&text, &md] {
+        assert_contains(
+            out,
+            &[
+                "Enamel stovetop kettle, 2 litres, cream",
+                "$39.99",
+                "Rated 4.8 out of 5",
+                "Cordless travel kettle, folding silicone",
+                "$29.90",
+                "Gooseneck spouts pour slowly and evenly",
+            ],
+        );
+        // The site's menus are still link lists, and still go.
+        assert!(!out.contains("Garden"), "{out}");
+        assert!(!out.contains("Returns"), "{out}");
+    }
+}
+
+// Issue #12: Yoast SEO says `og:type` article on every WordPress page,
+// WooCommerce's products included, and a product read as an article is
+// cleaned as one (its reviews stay, its name is not put back on top; on a
+// busier page only its description block is chosen). The page's JSON-LD
+// `Product` says what it is.
+#[test]
+fn a_product_that_og_type_calls_an_article_is_read_as_a_product() {
+    let (text, md) = both("product-og-article.html");
+    for out in [&text, &md] {
+        assert_contains(
+            out,
+            &[
+                "Walnut serving board\n",
+                "48.00",
+                "Cut from one plank of English walnut",
+                "no two are quite alike",
+                "catches juices",
+                "1.2 kg",
+            ],
+        );
+        assert!(!out.contains("About"), "{out}");
+        assert!(!out.contains("wedding present"), "{out}");
+    }
+}
+
+// Issue #12: Yoast SEO says `og:type` article on every WordPress page; its
+// JSON-LD graph names a post an `Article` and a page only a `WebPage`, and
+// a post has an `article:published_time`. A page read as an article is
+// cleaned as one: it loses its name on top, on a busier page all but one
+// of its sections.
+#[test]
+fn a_page_that_og_type_calls_an_article_is_read_as_a_page() {
+    let opts = ExtractOptions::new(Format::Text).base_url("https://example.com/garden-design/");
+    let html = page("page-og-article.html");
+    let out = extract(&html, &opts).content;
+    assert!(out.starts_with("Garden design services\n"), "{out}");
+    assert_contains(&out, &["Hard landscaping", "Do you work outside London?"]);
+    // The same markup with a publishing time is a post: an article.
+    let post = html.replace(
+        "<meta property=\"article:modified_time\"",
+        "<meta property=\"article:published_time\" content=\"2024-05-01T09:00:00+00:00\">\n<meta property=\"article:modified_time\"",
+    );
+    let out = extract(&post, &opts).content;
+    assert!(!out.starts_with("Garden design services"), "{out}");
+}
