@@ -206,8 +206,10 @@ fn is_heading(n: &NodeRef<'_>) -> bool {
 pub(crate) fn visible_class(class: &str) -> Option<String> {
     // Most classes do not mention it: no lower-cased copy for them.
     let b = class.as_bytes();
-    memchr::memchr2_iter(b'h', b'H', b)
-        .find(|&i| b.get(i + 1..i + 3).is_some_and(|r| r.eq_ignore_ascii_case(b"id")))?;
+    memchr::memchr2_iter(b'h', b'H', b).find(|&i| {
+        b.get(i + 1..i + 3)
+            .is_some_and(|r| r.eq_ignore_ascii_case(b"id"))
+    })?;
     let lower = class.to_ascii_lowercase();
     let tokens: Vec<&str> = lower.split_ascii_whitespace().collect();
     // Tailwind: `hidden` with a breakpoint that shows the element again.

@@ -328,7 +328,10 @@ fn text_and_commas(text: &str) -> (usize, usize) {
     if text.is_ascii() {
         let b = text.as_bytes();
         // White space as `char::is_whitespace` has it in ASCII.
-        let blank = b.iter().filter(|c| matches!(c, b' ' | b'\t'..=b'\r')).count();
+        let blank = b
+            .iter()
+            .filter(|c| matches!(c, b' ' | b'\t'..=b'\r'))
+            .count();
         return (b.len() - blank, memchr::memchr_iter(b',', b).count());
     }
     text.chars().fold((0, 0), |(chars, commas), c| {
