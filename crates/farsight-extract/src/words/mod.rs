@@ -286,11 +286,6 @@ impl Table {
         if value.len() < self.index().shortest {
             return false;
         }
-        // Read once for every table (see [`remembered`]): three tables ask
-        // about each raw class, and a page repeats its classes.
-        if let Some(bit) = self.bit() {
-            return remembered(value, "").masks(self.how)[0] & bit != 0;
-        }
         if value.bytes().any(|b| b.is_ascii_uppercase()) {
             self.in_value(&value.to_ascii_lowercase())
         } else {
