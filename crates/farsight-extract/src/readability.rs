@@ -27,11 +27,14 @@ pub(crate) struct Verdict {
 ///
 /// Its `parse` prepares the page once and scores a copy of it in up to four
 /// attempts (strict, then ever looser), keeping the first with enough text.
-/// A strict attempt alone first, then `parse` when it fell short, ran the
-/// strict attempt twice (and copied, marked and prepared the page twice) on
-/// about a fifth of the pages: `parse` alone decides the same (dom_smoothie's
-/// post-processing only removes text, so a strict result long enough after
-/// it was long enough before) for one copy of the prepared page more.
+/// Most pages pass the strict attempt: that one runs alone, on the marked
+/// copy itself, and `parse` only when it falls short — running the strict
+/// attempt (and copying, marking and preparing the page) a second time. A
+/// page whose paragraphs hold less text than Readability asks for rarely
+/// passes it: there `parse` runs at once. Either way the choice is
+/// `parse`'s (its post-processing only removes text, so a strict result
+/// long enough after it was long enough before): the paragraphs decide
+/// what it costs, never what is chosen.
 pub(crate) fn pick(doc: &Document) -> Option<Verdict> {
     let cfg = || dom_smoothie::Config {
         // The text is rendered by us; skip dom_smoothie's own rendering work.
@@ -42,9 +45,28 @@ pub(crate) fn pick(doc: &Document) -> Option<Verdict> {
         disable_json_ld: true,
         ..Default::default()
     };
+    let threshold = cfg().char_threshold;
     let (copy, ids) = marked_copy(doc);
     let mut r = dom_smoothie::Readability::with_document(copy, None, Some(cfg())).ok()?;
-    let article = r.parse().ok()?;
+    let try_strict = !paragraph_text_below(doc, threshold);
+    let strict = if try_strict {
+        r.parse_with_policy(dom_smoothie::ParsePolicy::Strict)
+            .ok()
+            .filter(|_| wrapper(&r.doc).is_some_and(|n| n.normalized_char_count() >= threshold))
+    } else {
+        None
+    };
+    let article = match strict {
+        Some(article) => article,
+        None => {
+            if try_strict {
+                // The strict attempt changed this copy: a fresh one.
+                let (copy, _) = marked_copy(doc);
+                r = dom_smoothie::Readability::with_document(copy, None, Some(cfg())).ok()?;
+            }
+            r.parse().ok()?
+        }
+    };
     if article.text_content.trim().is_empty() {
         return None;
     }
@@ -56,6 +78,21 @@ pub(crate) fn pick(doc: &Document) -> Option<Verdict> {
         .collect();
     let dropped = dropped(doc, &roots, &kept);
     Some(Verdict { roots, dropped })
+}
+
+/// Whether the `<p>` elements of `doc` hold fewer than `chars` characters
+/// of text (counting stops when they reach it).
+fn paragraph_text_below(doc: &Document, chars: usize) -> bool {
+    let mut seen = 0;
+    for n in doc.root().descendants_it() {
+        if n.node_name().as_deref() == Some("p") {
+            seen += n.normalized_char_count();
+            if seen >= chars {
+                return false;
+            }
+        }
+    }
+    true
 }
 
 /// The element of the page an element of the copy stands for.
