@@ -487,6 +487,34 @@ mod tests {
     }
 
     #[test]
+    fn a_class_mentioning_hid_in_any_case_is_read() {
+        assert_eq!(visible_class("Quick-Add-HIDDEN x").as_deref(), Some("x"));
+        assert_eq!(visible_class("h hi hid-x").as_deref(), Some("h hi"));
+        assert_eq!(visible_class("ch"), None);
+    }
+
+    #[test]
+    fn ascii_styles_compact_as_characters_do() {
+        // Byte by byte for ASCII, character by character otherwise: the
+        // same white space (vertical tab included) and the same lower case.
+        let by_chars = |s: &str| -> String {
+            s.chars()
+                .filter(|c| !c.is_whitespace())
+                .flat_map(char::to_lowercase)
+                .collect()
+        };
+        for style in [
+            "Display : NONE ;\tcolor:Red",
+            "a\x0bb\x0cc\rd\ne",
+            "\x1fX\x7f",
+            "FONT-SIZE:0\u{a0}px",
+            "Ä: \u{2003}B",
+        ] {
+            assert_eq!(compact_style(style), by_chars(style), "{style:?}");
+        }
+    }
+
+    #[test]
     fn styles() {
         assert!(style_hides("color: red; DISPLAY : none"));
         assert!(style_hides("visibility:collapse !important"));

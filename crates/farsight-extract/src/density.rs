@@ -371,3 +371,28 @@ fn direct_text(n: &NodeRef<'_>) -> String {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn characters_and_commas_are_counted_in_one_reading() {
+        let two_readings = |t: &str| {
+            (
+                t.chars().filter(|c| !c.is_whitespace()).count(),
+                t.matches(COMMAS).count(),
+            )
+        };
+        for text in [
+            "",
+            "a, b,\tc\x0b d",
+            "  \n ",
+            "\u{a0}x，y、z, w",
+            "naïve, déjà vu",
+        ] {
+            assert_eq!(text_and_commas(text), two_readings(text), "{text:?}");
+        }
+        assert_eq!(text_and_commas("a, b"), (3, 1));
+    }
+}

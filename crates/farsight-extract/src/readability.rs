@@ -241,3 +241,19 @@ fn in_page(doc: &Document, ids: &[NodeId], picked: &[NodeRef<'_>]) -> Option<Vec
     });
     Some(roots)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paragraph_text_is_counted_up_to_the_bound() {
+        let doc = Document::from("<div>long text outside paragraphs</div><p>four</p><p>five!</p>");
+        assert!(paragraph_text_below(&doc, 10));
+        assert!(!paragraph_text_below(&doc, 9));
+        assert!(paragraph_text_below(
+            &Document::from("<div>no paragraph</div>"),
+            1
+        ));
+    }
+}
