@@ -153,9 +153,19 @@ fn widen_to_region(doc: &Document, found: Choice, kind: PageKind) -> Choice {
             }
         }
     };
-    let (kept, furniture) = passes::kept_text(doc, &[root], kind, how);
-    let kept = kept as f32;
     let chosen = chosen as f32;
+    // The body weighed as blocks mostly loses (to text it holds nearly
+    // all of once its furniture is gone): it is not weighed further when
+    // its furniture alone leaves too little. A region mostly wins.
+    let weighed = if how == Chosen::Blocks && !kind.discussion {
+        passes::kept_text_over(doc, &[root], kind, how, chosen * wider)
+    } else {
+        Some(passes::kept_text(doc, &[root], kind, how))
+    };
+    let Some((kept, furniture)) = weighed else {
+        return found;
+    };
+    let kept = kept as f32;
     if kind.discussion
         || (chosen * wider < kept && at_most.is_none_or(|most| kept <= chosen * most))
     {

@@ -55,8 +55,7 @@ pub(crate) fn choose(doc: &Document) -> Option<Vec<NodeId>> {
         // 256 nested quotes again walked the page 256 times (issue 11).
         let (own, commas) = if matches!(&*name, "div" | "section" | "li" | "td" | "dd") {
             let text = direct_text(n);
-            let own = text.chars().filter(|c| !c.is_whitespace()).count();
-            (own, text.matches(COMMAS).count())
+            text_and_commas(&text)
         } else {
             let s = st(&n.id);
             (s.text as usize, s.commas as usize)
@@ -322,10 +321,7 @@ pub(crate) fn subtree_stats(order: &[NodeRef<'_>]) -> FastMap<NodeId, Stats> {
         for c in n.children_it(false) {
             if c.is_text() {
                 let (t, commas) = c.query_or((0, 0), |node| match &node.data {
-                    dom_query::NodeData::Text { contents } => (
-                        contents.chars().filter(|ch| !ch.is_whitespace()).count(),
-                        contents.matches(COMMAS).count(),
-                    ),
+                    dom_query::NodeData::Text { contents } => text_and_commas(contents),
                     _ => (0, 0),
                 });
                 s.text += t as u32;
@@ -342,6 +338,27 @@ pub(crate) fn subtree_stats(order: &[NodeRef<'_>]) -> FastMap<NodeId, Stats> {
         stats.insert(n.id, s);
     }
     stats
+}
+
+/// The characters of `text` that are not white space, and its [`COMMAS`],
+/// in one reading (every text node of a page is read here, most of them
+/// ASCII: those byte by byte).
+fn text_and_commas(text: &str) -> (usize, usize) {
+    if text.is_ascii() {
+        let b = text.as_bytes();
+        // White space as `char::is_whitespace` has it in ASCII.
+        let blank = b
+            .iter()
+            .filter(|c| matches!(c, b' ' | b'\t'..=b'\r'))
+            .count();
+        return (b.len() - blank, memchr::memchr_iter(b',', b).count());
+    }
+    text.chars().fold((0, 0), |(chars, commas), c| {
+        (
+            chars + usize::from(!c.is_whitespace()),
+            commas + usize::from(COMMAS.contains(&c)),
+        )
+    })
 }
 
 /// The text of `n` itself and its inline children, not of nested blocks.
@@ -372,4 +389,29 @@ fn direct_text(n: &NodeRef<'_>) -> String {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn characters_and_commas_are_counted_in_one_reading() {
+        let two_readings = |t: &str| {
+            (
+                t.chars().filter(|c| !c.is_whitespace()).count(),
+                t.matches(COMMAS).count(),
+            )
+        };
+        for text in [
+            "",
+            "a, b,\tc\x0b d",
+            "  \n ",
+            "\u{a0}x，y、z, w",
+            "naïve, déjà vu",
+        ] {
+            assert_eq!(text_and_commas(text), two_readings(text), "{text:?}");
+        }
+        assert_eq!(text_and_commas("a, b"), (3, 1));
+    }
 }

@@ -48,13 +48,49 @@ pub(crate) fn kept_text(
     kind: PageKind,
     chosen: Chosen,
 ) -> (usize, Vec<NodeId>) {
-    let furniture: Vec<NodeId> = roots
+    let furniture = furniture_below(doc, roots, kind);
+    let doomed: FastSet<NodeId> = furniture.iter().copied().collect();
+    (kept_after(doc, roots, kind, chosen, doomed), furniture)
+}
+
+/// [`kept_text`] when it can be more than `floor`: `None` when the
+/// furniture alone leaves at most `floor` characters, without looking for
+/// what the other passes would remove (they only remove more). A region
+/// weighed against picked blocks holding as much loses there, and most do.
+pub(crate) fn kept_text_over(
+    doc: &Document,
+    roots: &[NodeId],
+    kind: PageKind,
+    chosen: Chosen,
+    floor: f32,
+) -> Option<(usize, Vec<NodeId>)> {
+    let furniture = furniture_below(doc, roots, kind);
+    let doomed: FastSet<NodeId> = furniture.iter().copied().collect();
+    if left_text(doc, roots, &doomed) as f32 <= floor {
+        return None;
+    }
+    Some((kept_after(doc, roots, kind, chosen, doomed), furniture))
+}
+
+/// Pass 1's finds below `roots`, in page order.
+fn furniture_below(doc: &Document, roots: &[NodeId], kind: PageKind) -> Vec<NodeId> {
+    roots
         .iter()
         .flat_map(|r| region::furniture(doc, *r, kind))
-        .collect();
+        .collect()
+}
+
+/// The text below `roots` once `doomed` (the furniture) and what the
+/// other passes would remove are gone.
+fn kept_after(
+    doc: &Document,
+    roots: &[NodeId],
+    kind: PageKind,
+    chosen: Chosen,
     // Fast-hashed sets: a page of many elements dooms thousands (nested
     // ones too), and SipHash was a visible share of this walk.
-    let mut doomed: FastSet<NodeId> = furniture.iter().copied().collect();
+    mut doomed: FastSet<NodeId>,
+) -> usize {
     if link_lists_go(chosen) {
         doomed.extend(density::link_lists(doc, roots, kind));
     }
@@ -64,6 +100,13 @@ pub(crate) fn kept_text(
     if chosen == Chosen::Blocks {
         doomed.extend(trailing::teasers(doc, roots));
     }
+    left_text(doc, roots, &doomed)
+}
+
+/// The characters of text below `roots` without the elements `doomed`.
+/// More doomed elements never leave more: an element's count is at least
+/// the sum of those of separate elements inside it.
+fn left_text(doc: &Document, roots: &[NodeId], doomed: &FastSet<NodeId>) -> usize {
     let mut kept = 0;
     for root in roots.iter().filter_map(|r| doc.tree.get(r)) {
         kept += root.normalized_char_count();
@@ -78,7 +121,7 @@ pub(crate) fn kept_text(
             }
         }
     }
-    (kept, furniture)
+    kept
 }
 
 fn link_lists_go(chosen: Chosen) -> bool {

@@ -25,10 +25,16 @@ pub(crate) struct Verdict {
 
 /// Readability's [`Verdict`] on `doc`; `None` when it finds nothing.
 ///
-/// Its `parse` copies the document before each of up to four attempts
-/// (strict, then ever looser) and keeps the first with enough text; most
-/// pages succeed at the first, so that one runs alone on one copy, and the
-/// full sequence only when it falls short.
+/// Its `parse` prepares the page once and scores a copy of it in up to four
+/// attempts (strict, then ever looser), keeping the first with enough text.
+/// Most pages pass the strict attempt: that one runs alone, on the marked
+/// copy itself, and `parse` only when it falls short — running the strict
+/// attempt (and copying, marking and preparing the page) a second time. A
+/// page whose paragraphs hold less text than Readability asks for rarely
+/// passes it: there `parse` runs at once. Either way the choice is
+/// `parse`'s (its post-processing only removes text, so a strict result
+/// long enough after it was long enough before): the paragraphs decide
+/// what it costs, never what is chosen.
 pub(crate) fn pick(doc: &Document) -> Option<Verdict> {
     let cfg = || dom_smoothie::Config {
         // The text is rendered by us; skip dom_smoothie's own rendering work.
@@ -42,15 +48,22 @@ pub(crate) fn pick(doc: &Document) -> Option<Verdict> {
     let threshold = cfg().char_threshold;
     let (copy, ids) = marked_copy(doc);
     let mut r = dom_smoothie::Readability::with_document(copy, None, Some(cfg())).ok()?;
-    let strict = r
-        .parse_with_policy(dom_smoothie::ParsePolicy::Strict)
-        .ok()
-        .filter(|_| wrapper(&r.doc).is_some_and(|n| n.normalized_char_count() >= threshold));
+    let try_strict = !paragraph_text_below(doc, threshold);
+    let strict = if try_strict {
+        r.parse_with_policy(dom_smoothie::ParsePolicy::Strict)
+            .ok()
+            .filter(|_| wrapper(&r.doc).is_some_and(|n| n.normalized_char_count() >= threshold))
+    } else {
+        None
+    };
     let article = match strict {
         Some(article) => article,
         None => {
-            let (copy, _) = marked_copy(doc);
-            r = dom_smoothie::Readability::with_document(copy, None, Some(cfg())).ok()?;
+            if try_strict {
+                // The strict attempt changed this copy: a fresh one.
+                let (copy, _) = marked_copy(doc);
+                r = dom_smoothie::Readability::with_document(copy, None, Some(cfg())).ok()?;
+            }
             r.parse().ok()?
         }
     };
@@ -65,6 +78,21 @@ pub(crate) fn pick(doc: &Document) -> Option<Verdict> {
         .collect();
     let dropped = dropped(doc, &roots, &kept);
     Some(Verdict { roots, dropped })
+}
+
+/// Whether the `<p>` elements of `doc` hold fewer than `chars` characters
+/// of text (counting stops when they reach it).
+fn paragraph_text_below(doc: &Document, chars: usize) -> bool {
+    let mut seen = 0;
+    for n in doc.root().descendants_it() {
+        if n.node_name().as_deref() == Some("p") {
+            seen += n.normalized_char_count();
+            if seen >= chars {
+                return false;
+            }
+        }
+    }
+    true
 }
 
 /// The element of the page an element of the copy stands for.
@@ -212,4 +240,20 @@ fn in_page(doc: &Document, ids: &[NodeId], picked: &[NodeRef<'_>]) -> Option<Vec
             .is_some_and(|n| !n.ancestors_it(None).any(|a| all.contains(&a.id)))
     });
     Some(roots)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paragraph_text_is_counted_up_to_the_bound() {
+        let doc = Document::from("<div>long text outside paragraphs</div><p>four</p><p>five!</p>");
+        assert!(paragraph_text_below(&doc, 10));
+        assert!(!paragraph_text_below(&doc, 9));
+        assert!(paragraph_text_below(
+            &Document::from("<div>no paragraph</div>"),
+            1
+        ));
+    }
 }
