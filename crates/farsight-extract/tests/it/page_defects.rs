@@ -224,3 +224,20 @@ fn almost_no_content_says_why() {
         assert_eq!(doc.shortfall, None, "{format:?}: {}", doc.content);
     }
 }
+
+// A link post on a forum or a news aggregator (Reddit, Lemmy, Hacker News
+// style): its body is a title linking out, with a byline above it. The
+// title ended the content with nothing under it, so the pass that drops
+// headings heading nothing dropped it too, and the answer was empty. A
+// heading that is all the content holds is the content.
+#[test]
+fn a_title_that_is_all_the_content_stays() {
+    for format in [Format::Markdown, Format::Text, Format::Html] {
+        let opts = ExtractOptions::new(format)
+            .base_url("https://forum.example.com/r/harbourtown/comments/1abc/town_council_votes/");
+        let doc = extract(&page("link-post.html"), &opts);
+        let c = &doc.content;
+        assert!(c.contains("reopen the old ferry line"), "{format:?}: {c}");
+        assert!(!c.contains("Terms"), "{format:?}: {c}");
+    }
+}
