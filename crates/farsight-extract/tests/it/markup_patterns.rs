@@ -393,3 +393,25 @@ fn xenforo_1_posts_are_read_by_their_class() {
         }
     }
 }
+
+// Issue #12, service pages: an accordion that animates its panels open in
+// CSS keeps each collapsed panel at zero height and `visibility:hidden`
+// until its header is clicked (no ARIA to name it): one click away, like a
+// tab panel, so content (a course's modules, an FAQ's answers). A
+// zero-sized beacon and a hidden basket stay hidden.
+#[test]
+fn panels_collapsed_to_zero_height_are_content() {
+    let (text, md) = both("collapsed-height-panels.html");
+    for out in [text, md] {
+        assert_contains(
+            &out,
+            &[
+                "Measuring a plot by triangulation",
+                "writing a schedule a nursery can fill",
+                "Tuesday and Thursday evenings",
+            ],
+        );
+        assert!(!out.contains("Tracking beacon"), "{out}");
+        assert!(!out.contains("basket is empty"), "{out}");
+    }
+}
