@@ -415,3 +415,25 @@ fn panels_collapsed_to_zero_height_are_content() {
         assert!(!out.contains("basket is empty"), "{out}");
     }
 }
+
+// Issue #12, service pages: Tailwind CSS writes CSS values and selectors
+// into class names (`pt-[calc(var(--banner-min-height))]`,
+// `has-[>[data-slot=banner]]:pt-0`). Their words say how a section is laid
+// out, not what it is: read as words, `banner` made every section of a
+// landing page furniture and the answer was empty. A real banner, named so
+// by its own class, still goes.
+#[test]
+fn tailwind_arbitrary_values_do_not_name_furniture() {
+    let (text, md) = both("tailwind-arbitrary-values.html");
+    for out in [text, md] {
+        assert_contains(
+            &out,
+            &[
+                "Quayside builds every push to your repository",
+                "Each branch gets its own address",
+                "with a monthly cap they set themselves",
+            ],
+        );
+        assert!(!out.contains("Sign up for our newsletter"), "{out}");
+    }
+}
