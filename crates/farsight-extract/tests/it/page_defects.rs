@@ -241,3 +241,22 @@ fn a_title_that_is_all_the_content_stays() {
         assert!(!c.contains("Terms"), "{format:?}: {c}");
     }
 }
+
+// A government page (Drupal's WebNY theme) names each of its sections
+// `toc-para` (the targets of its table of contents): each read as
+// furniture, each under half the text, together all of it, and the answer
+// was empty. Furniture that holds nearly all of a region is not furniture.
+#[test]
+fn furniture_words_in_every_section_do_not_empty_the_page() {
+    for format in [Format::Markdown, Format::Text, Format::Html] {
+        let opts = ExtractOptions::new(format).base_url("https://harbour.example/register-a-boat");
+        let doc = extract(&page("sections-named-like-furniture.html"), &opts);
+        let c = &doc.content;
+        assert!(c.contains("more than fourteen nights"), "{format:?}: {c}");
+        assert!(
+            c.contains("paid at the office or by post"),
+            "{format:?}: {c}"
+        );
+        assert!(!c.contains("Privacy"), "{format:?}: {c}");
+    }
+}
