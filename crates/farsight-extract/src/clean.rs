@@ -70,7 +70,9 @@ pub(crate) fn remove_hidden(doc: &Document) -> usize {
             if font_size(&style) == Some(Size::Zero) {
                 zero_font.push(n);
             }
-            if hidden == Some(Hiding::ByStyle) || style_waits(&style) {
+            if hidden == Some(Hiding::ByStyle)
+                || (style_waits(&style) && !collapsed_panel(&n, &style))
+            {
                 waiting.push(n);
             }
         }
@@ -374,6 +376,29 @@ pub(crate) fn style_hides(style: &str) -> bool {
 fn style_waits(style: &str) -> bool {
     let compact = compact_style(style);
     declarations(&compact).any(|decl| matches!(decl, "visibility:hidden"))
+}
+
+/// Whether an element hidden by `visibility:hidden` (see [`style_waits`])
+/// is a collapsed accordion panel: the CSS way to animate a panel open
+/// (Bootstrap-style collapse, Radix/Headless UI accordions, styled-system
+/// `height="0"` props) gives it no height and no visibility until its
+/// header is clicked, one click away, like a tab panel: content (an FAQ's
+/// answers, a course's modules). A tracking beacon or a zoom overlay is
+/// zero wide as well, and stays hidden.
+fn collapsed_panel(n: &NodeRef<'_>, style: &str) -> bool {
+    let zero = |v: &str| matches!(v, "0" | "0px");
+    let compact = compact_style(style);
+    let (mut no_height, mut no_width) = (false, false);
+    for decl in declarations(&compact) {
+        match decl.split_once(':') {
+            Some(("height" | "max-height", v)) => no_height |= zero(v),
+            Some(("width" | "max-width", v)) => no_width |= zero(v),
+            _ => {}
+        }
+    }
+    no_height |= n.attr("height").is_some_and(|h| zero(h.trim()));
+    no_width |= n.attr("width").is_some_and(|w| zero(w.trim()));
+    no_height && !no_width
 }
 
 /// An element hidden only until scripts run (see [`style_waits`]) that

@@ -8,6 +8,7 @@
 
 use dom_query::{Document, NodeId, NodeRef};
 
+use crate::fasthash::FastSet;
 use crate::kind::PageKind;
 use crate::words::Words;
 use crate::words::tables::{EDIT_PAGE, REGION_NOISE, RESULT_COUNT};
@@ -52,14 +53,45 @@ pub(crate) fn furniture(doc: &Document, root: NodeId, kind: PageKind) -> Vec<Nod
     let order: Vec<NodeRef<'_>> = std::iter::once(r).chain(r.descendants_it()).collect();
     let stats = density::subtree_stats(&order);
     let text = |id: &NodeId| stats.get(id).map_or(0, |s| s.text);
-    let most = text(&root) / 2;
-    order
+    let all = text(&root);
+    let most = all / 2;
+    let found: Vec<NodeId> = order
         .iter()
         .skip(1)
         .filter(|n| n.is_element() && text(&n.id) <= most)
         .filter(|n| is_furniture(n, kind))
         .map(|n| n.id)
-        .collect()
+        .collect();
+    // Furniture that together holds nearly all the text is a site's own
+    // naming read as furniture words (sections `toc-para` that a table of
+    // contents links to): removing it would leave nothing.
+    let gone = outermost_text(&order, &found, &text);
+    if all > 0 && gone as f32 >= all as f32 * ALL_BUT_NOTHING {
+        return Vec::new();
+    }
+    found
+}
+
+/// Furniture holding this share of a root's text is not furniture (see
+/// [`furniture`]).
+const ALL_BUT_NOTHING: f32 = 0.95;
+
+/// The text of the outermost of `found` (nested ones counted once), in one
+/// walk of `order`, the root's elements in page order.
+fn outermost_text(order: &[NodeRef<'_>], found: &[NodeId], text: &dyn Fn(&NodeId) -> u32) -> u32 {
+    let found: FastSet<NodeId> = found.iter().copied().collect();
+    let mut inside: FastSet<NodeId> = FastSet::default();
+    let mut sum = 0;
+    for n in order {
+        let parent_in = n.parent().is_some_and(|p| inside.contains(&p.id));
+        if parent_in {
+            inside.insert(n.id);
+        } else if found.contains(&n.id) {
+            inside.insert(n.id);
+            sum += text(&n.id);
+        }
+    }
+    sum
 }
 
 fn is_furniture(n: &NodeRef<'_>, kind: PageKind) -> bool {

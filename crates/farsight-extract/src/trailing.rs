@@ -45,12 +45,18 @@ pub(crate) fn teasers(doc: &Document, roots: &[NodeId]) -> Vec<NodeId> {
 
 /// Removes headings that end the content with nothing under them ("You may
 /// also like" whose cards were pruned, "Comments" without comments): a
-/// heading heads something.
+/// heading heads something. Not a heading that is all the content holds:
+/// then it is the content (a link post's title on a forum or news
+/// aggregator, whose body is the link), and removing it leaves nothing.
 pub(crate) fn strip_headings(doc: &Document, roots: &[NodeId]) {
-    for root in roots.iter().filter_map(|r| doc.tree.get(r)) {
+    let roots: Vec<NodeRef<'_>> = roots.iter().filter_map(|r| doc.tree.get(r)).collect();
+    // The text left in all the roots, kept up to date as headings go: one
+    // count of the roots, then one of each heading removed.
+    let mut left: usize = roots.iter().map(chars).sum();
+    for root in &roots {
         // Each pass removes one heading; a few at most end a page.
         for _ in 0..4 {
-            let last_text = last_text(&root);
+            let last_text = last_text(root);
             let heading = last_text.and_then(|t| {
                 t.ancestors_it(None)
                     .take_while(|a| a.id != root.id)
@@ -61,10 +67,13 @@ pub(crate) fn strip_headings(doc: &Document, roots: &[NodeId]) {
                         )
                     })
             });
-            match heading {
-                Some(h) => h.remove_from_parent(),
-                None => break,
+            let Some(h) = heading else { break };
+            let its = chars(&h);
+            if its >= left {
+                return;
             }
+            left -= its;
+            h.remove_from_parent();
         }
     }
 }

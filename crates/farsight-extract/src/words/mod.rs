@@ -88,7 +88,7 @@ impl Words {
 
     fn read(class: &str, id: &str) -> Self {
         Self {
-            class: class.to_ascii_lowercase(),
+            class: without_arbitrary_values(class),
             id: id.to_ascii_lowercase(),
             masks: Default::default(),
         }
@@ -107,6 +107,26 @@ impl Words {
     pub(crate) fn values(&self) -> [&str; 2] {
         [&self.class, &self.id]
     }
+}
+
+/// `class` lower-cased, without Tailwind CSS's arbitrary-value utilities:
+/// a class name holding square brackets (`pt-[calc(var(--banner-height))]`,
+/// `has-[>[data-slot=banner]]:pt-0`, `[&>p]:mt-2`) writes a CSS value or
+/// selector into the name, and its words (`banner`, `nav`, `footer` of a
+/// custom property) say how something is laid out, never what the element
+/// is. Read as words, they made a whole landing page's sections furniture.
+fn without_arbitrary_values(class: &str) -> String {
+    if !class.contains('[') {
+        return class.to_ascii_lowercase();
+    }
+    let mut out = String::with_capacity(class.len());
+    for name in class.split_ascii_whitespace().filter(|t| !t.contains('[')) {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(&name.to_ascii_lowercase());
+    }
+    out
 }
 
 /// At most this many class and id pairs are remembered per thread; then

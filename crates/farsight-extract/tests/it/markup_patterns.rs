@@ -464,3 +464,47 @@ fn a_page_that_og_type_calls_an_article_is_read_as_a_page() {
     let out = extract(&post, &opts).content;
     assert!(!out.starts_with("Garden design services"), "{out}");
 }
+
+// Issue #12, service pages: an accordion that animates its panels open in
+// CSS keeps each collapsed panel at zero height and `visibility:hidden`
+// until its header is clicked (no ARIA to name it): one click away, like a
+// tab panel, so content (a course's modules, an FAQ's answers). A
+// zero-sized beacon and a hidden basket stay hidden.
+#[test]
+fn panels_collapsed_to_zero_height_are_content() {
+    let (text, md) = both("collapsed-height-panels.html");
+    for out in [text, md] {
+        assert_contains(
+            &out,
+            &[
+                "Measuring a plot by triangulation",
+                "writing a schedule a nursery can fill",
+                "Tuesday and Thursday evenings",
+            ],
+        );
+        assert!(!out.contains("Tracking beacon"), "{out}");
+        assert!(!out.contains("basket is empty"), "{out}");
+    }
+}
+
+// Issue #12, service pages: Tailwind CSS writes CSS values and selectors
+// into class names (`pt-[calc(var(--banner-min-height))]`,
+// `has-[>[data-slot=banner]]:pt-0`). Their words say how a section is laid
+// out, not what it is: read as words, `banner` made every section of a
+// landing page furniture and the answer was empty. A real banner, named so
+// by its own class, still goes.
+#[test]
+fn tailwind_arbitrary_values_do_not_name_furniture() {
+    let (text, md) = both("tailwind-arbitrary-values.html");
+    for out in [text, md] {
+        assert_contains(
+            &out,
+            &[
+                "Quayside builds every push to your repository",
+                "Each branch gets its own address",
+                "with a monthly cap they set themselves",
+            ],
+        );
+        assert!(!out.contains("Sign up for our newsletter"), "{out}");
+    }
+}

@@ -224,3 +224,39 @@ fn almost_no_content_says_why() {
         assert_eq!(doc.shortfall, None, "{format:?}: {}", doc.content);
     }
 }
+
+// A link post on a forum or a news aggregator (Reddit, Lemmy, Hacker News
+// style): its body is a title linking out, with a byline above it. The
+// title ended the content with nothing under it, so the pass that drops
+// headings heading nothing dropped it too, and the answer was empty. A
+// heading that is all the content holds is the content.
+#[test]
+fn a_title_that_is_all_the_content_stays() {
+    for format in [Format::Markdown, Format::Text, Format::Html] {
+        let opts = ExtractOptions::new(format)
+            .base_url("https://forum.example.com/r/harbourtown/comments/1abc/town_council_votes/");
+        let doc = extract(&page("link-post.html"), &opts);
+        let c = &doc.content;
+        assert!(c.contains("reopen the old ferry line"), "{format:?}: {c}");
+        assert!(!c.contains("Terms"), "{format:?}: {c}");
+    }
+}
+
+// A government page (Drupal's WebNY theme) names each of its sections
+// `toc-para` (the targets of its table of contents): each read as
+// furniture, each under half the text, together all of it, and the answer
+// was empty. Furniture that holds nearly all of a region is not furniture.
+#[test]
+fn furniture_words_in_every_section_do_not_empty_the_page() {
+    for format in [Format::Markdown, Format::Text, Format::Html] {
+        let opts = ExtractOptions::new(format).base_url("https://harbour.example/register-a-boat");
+        let doc = extract(&page("sections-named-like-furniture.html"), &opts);
+        let c = &doc.content;
+        assert!(c.contains("more than fourteen nights"), "{format:?}: {c}");
+        assert!(
+            c.contains("paid at the office or by post"),
+            "{format:?}: {c}"
+        );
+        assert!(!c.contains("Privacy"), "{format:?}: {c}");
+    }
+}
