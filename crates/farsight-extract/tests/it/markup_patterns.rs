@@ -464,3 +464,35 @@ fn a_page_that_og_type_calls_an_article_is_read_as_a_page() {
     let out = extract(&post, &opts).content;
     assert!(!out.starts_with("Garden design services"), "{out}");
 }
+
+// Issue #12: shops show other products under a product's description in
+// rows with a heading every platform words alike ("Frequently bought
+// together", "Customers also viewed"), often in hashed classes that name
+// nothing. On a product page (JSON-LD `Product`) the row goes from its
+// heading to the end of the section the heading opens; the product's own
+// text and specifications stay.
+#[test]
+fn a_products_bought_together_rows_go() {
+    let (text, md) = both("product-bought-together.html");
+    for out in [&text, &md] {
+        assert_contains(
+            out,
+            &[
+                "Enamel camping kettle",
+                "folding handle",
+                "does not take on the taste of smoke",
+                "Specifications",
+                "Weight: 540 g",
+            ],
+        );
+        for gone in [
+            "Frequently bought together",
+            "Enamel mug",
+            "Folding wood stove",
+            "Customers also viewed",
+            "percolator",
+        ] {
+            assert!(!out.contains(gone), "{gone}: {out}");
+        }
+    }
+}
