@@ -171,7 +171,10 @@ pub(crate) fn plan(doc: &Document, roots: &[NodeId], kind: PageKind) -> Plan {
 
         // A shop's "Frequently bought together" row (see
         // `recommendations.rs`): the row goes, never most of the content.
-        if kind.product && crate::recommendations::is_heading(n, &name) {
+        // Not only where the page says it is a product: many shops (Amazon,
+        // Nintendo's store) say only `og:type` website. Off articles and
+        // threads, whose "Related" headings open their own links.
+        if !kind.article && !kind.discussion && crate::recommendations::is_heading(n, &name) {
             let row = crate::recommendations::row_of(
                 *n,
                 |a| is_root.contains(&a.id),

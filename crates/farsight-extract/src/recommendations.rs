@@ -1,4 +1,5 @@
-//! A shop's recommendation rows on a product page: "Frequently bought
+//! A shop's recommendation rows on a product page (any page that is not
+//! an article or a thread, as shops often do not say they sell a product): "Frequently bought
 //! together", "Customers also bought", "You may also like", "Related
 //! products", "Similar items". Every shop platform shows them under the
 //! product (Amazon, eBay, Shopify themes, WooCommerce's related products,

@@ -473,8 +473,11 @@ fn a_page_that_og_type_calls_an_article_is_read_as_a_page() {
 // text and specifications stay.
 #[test]
 fn a_products_bought_together_rows_go() {
+    // Many shops do not say they sell a product (`og:type` website, no
+    // JSON-LD): the rows go from any page that is not an article or a thread.
     let (text, md) = both("product-bought-together.html");
-    for out in [&text, &md] {
+    let (site_text, site_md) = both("product-bought-together-website.html");
+    for out in [&text, &md, &site_text, &site_md] {
         assert_contains(
             out,
             &[
