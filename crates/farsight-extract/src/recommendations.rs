@@ -14,7 +14,7 @@ use dom_query::{NodeData, NodeRef};
 /// How such a heading starts, lower-cased. A heading that only starts so
 /// is one too ("Customers also bought or read", "Similar products from
 /// outside of Best Buy").
-const STARTS: [&str; 14] = [
+const STARTS: [&str; 18] = [
     "frequently bought together",
     "customers also bought",
     "customers also viewed",
@@ -29,6 +29,10 @@ const STARTS: [&str; 14] = [
     "similar items",
     "similar products",
     "complete the look",
+    "shop the look",
+    "more like this",
+    "more from",
+    "recently viewed",
 ];
 
 /// Headings longer than this are prose that happens to start so.
