@@ -44,7 +44,7 @@ const FLOORS: &[(&str, &str, f64)] = &[
     ("kinds-validation", "documentation", 0.94), // 0.9618, 5 pages
     ("kinds-validation", "forum", 0.88),         // 0.9084, 5 pages
     ("kinds-validation", "listing", 0.84),       // 0.8670, 5 pages
-    ("kinds-validation", "product", 0.82),       // 0.8481, 5 pages
+    ("kinds-validation", "product", 0.85),       // 0.8766, 5 pages (recommendation rows by heading)
     ("kinds-validation", "service", 0.81),       // 0.8366, 5 pages
     ("wcxb-sample", "article", 0.83),            // 0.8548, 8 pages
     ("wcxb-sample", "collection", 0.73),         // 0.7510, 8 pages

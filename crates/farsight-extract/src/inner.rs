@@ -169,6 +169,21 @@ pub(crate) fn plan(doc: &Document, roots: &[NodeId], kind: PageKind) -> Plan {
         let words = Words::of(n);
         let has = |table: &Table| table.matches(&words);
 
+        // A shop's "Frequently bought together" row (see
+        // `recommendations.rs`): the row goes, never most of the content.
+        // Not only where the page says it is a product: many shops (Amazon,
+        // Nintendo's store) say only `og:type` website. Off articles and
+        // threads, whose "Related" headings open their own links.
+        if !kind.article && !kind.discussion && crate::recommendations::is_heading(n, &name) {
+            let row = crate::recommendations::row_of(
+                *n,
+                |a| is_root.contains(&a.id),
+                |a| size(&a.id).text,
+                |text| text < cap(usize::MAX),
+            );
+            doomed.push(row);
+            continue;
+        }
         let remove = match &*name {
             // A caption says what the image shows: it stays, without a
             // credit line at its end.

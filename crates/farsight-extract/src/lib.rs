@@ -49,6 +49,7 @@ mod passes;
 mod paywall;
 mod posts;
 mod readability;
+mod recommendations;
 mod region;
 mod render;
 mod sanitize;

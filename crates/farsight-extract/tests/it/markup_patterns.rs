@@ -506,5 +506,41 @@ fn tailwind_arbitrary_values_do_not_name_furniture() {
             ],
         );
         assert!(!out.contains("Sign up for our newsletter"), "{out}");
+
+// Issue #12: shops show other products under a product's description in
+// rows with a heading every platform words alike ("Frequently bought
+// together", "Customers also viewed"), often in hashed classes that name
+// nothing. On a product page (JSON-LD `Product`) the row goes from its
+// heading to the end of the section the heading opens; the product's own
+// text and specifications stay.
+#[test]
+fn a_products_bought_together_rows_go() {
+    // Many shops do not say they sell a product (`og:type` website, no
+    // JSON-LD): the rows go from any page that is not an article or a thread.
+    let (text, md) = both("product-bought-together.html");
+    let (site_text, site_md) = both("product-bought-together-website.html");
+    for out in [&text, &md, &site_text, &site_md] {
+        assert_contains(
+            out,
+            &[
+                "Enamel camping kettle",
+                "folding handle",
+                "does not take on the taste of smoke",
+                "Specifications",
+                "Weight: 540 g",
+            ],
+        );
+        for gone in [
+            "Frequently bought together",
+            "Enamel mug",
+            "Folding wood stove",
+            "Customers also viewed",
+            "percolator",
+            "Recently viewed",
+            "More like this",
+            "Storm lantern",
+        ] {
+            assert!(!out.contains(gone), "{gone}: {out}");
+        }
     }
 }
