@@ -506,6 +506,8 @@ fn tailwind_arbitrary_values_do_not_name_furniture() {
             ],
         );
         assert!(!out.contains("Sign up for our newsletter"), "{out}");
+    }
+}
 
 // Issue #12: shops show other products under a product's description in
 // rows with a heading every platform words alike ("Frequently bought
