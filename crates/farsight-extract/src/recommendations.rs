@@ -47,12 +47,35 @@ pub(crate) fn is_heading(n: &NodeRef<'_>, name: &str) -> bool {
     if !heading {
         return false;
     }
-    let text = crate::render::collapse_ws(&n.text());
+    let Some(text) = short_text(n) else {
+        return false;
+    };
+    let text = crate::render::collapse_ws(&text);
     if text.len() > MOST_CHARS {
         return false;
     }
     let text = text.trim().to_lowercase();
     STARTS.iter().any(|s| text.starts_with(s))
+}
+
+/// The text of `n` when it is short: read until it passes a bound, so a
+/// heading wrapped around the page (headings nest in hostile markup) costs
+/// no more than a short one.
+fn short_text(n: &NodeRef<'_>) -> Option<String> {
+    // White space collapses later: allow some before judging the length.
+    const READ_AT_MOST: usize = MOST_CHARS * 4;
+    let mut text = String::new();
+    for d in n.descendants_it() {
+        d.query(|node| {
+            if let NodeData::Text { contents } = &node.data {
+                text.push_str(contents);
+            }
+        });
+        if text.len() > READ_AT_MOST {
+            return None;
+        }
+    }
+    Some(text)
 }
 
 /// The row that `heading` opens: its outermost ancestor below `stop` that
