@@ -52,6 +52,7 @@ mod readability;
 mod recommendations;
 mod region;
 mod render;
+mod repeats;
 mod sanitize;
 mod selector;
 mod shortfall;

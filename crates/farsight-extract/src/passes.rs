@@ -11,9 +11,11 @@
 //!    (a listing's titles);
 //! 3. inner furniture — captions' credits, bylines, author boxes, ads,
 //!    user panels, review widgets (`inner.rs`);
-//! 4. teasers — a trailing run of related-post cards (`trailing.rs`): only
+//! 4. repeats — an innermost block whose text the content already said
+//!    (`repeats.rs`): on products and threads only;
+//! 5. teasers — a trailing run of related-post cards (`trailing.rs`): only
 //!    after a block chosen for its prose;
-//! 5. empty headings — headings that end the content with nothing under
+//! 6. empty headings — headings that end the content with nothing under
 //!    them (`trailing.rs`).
 
 use dom_query::{Document, NodeId};
@@ -21,7 +23,7 @@ use dom_query::{Document, NodeId};
 use crate::content::Choice;
 use crate::fasthash::FastSet;
 use crate::kind::PageKind;
-use crate::{density, inner, region, trailing};
+use crate::{density, inner, region, repeats, trailing};
 
 /// How the roots were chosen, which decides the passes they need.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -158,6 +160,13 @@ pub(crate) fn clean(doc: &Document, choice: &Choice, kind: PageKind) {
     }
     if chosen != Chosen::Body {
         inner::clean(doc, roots, kind);
+    }
+    // A block said twice: on a product page a responsive template's
+    // copies (title and price per screen size), on a thread the lines
+    // every post repeats. Not on a page that lists things, whose cards
+    // repeat their labels ("Screen size", "Ideal for") with each entry.
+    if kind.product || kind.discussion {
+        repeats::strip(doc, roots);
     }
     if chosen == Chosen::Blocks {
         trailing::strip(doc, roots);

@@ -546,3 +546,24 @@ fn a_products_bought_together_rows_go() {
         }
     }
 }
+
+#[test]
+fn a_products_responsive_copies_are_read_once() {
+    // Shop themes print title, price and description once per screen size
+    // and let CSS show one copy: the content says each once. A table's
+    // values and a line of code said twice are what they say.
+    let (text, md) = both("product-responsive-copies.html");
+    for out in [&text, &md] {
+        for once in [
+            "Wool field blanket",
+            "€89.00",
+            "felted after weaving",
+            "blanket stitch in natural linen",
+        ] {
+            assert_eq!(out.matches(once).count(), 1, "{once}: {out}");
+        }
+        assert_contains(out, &["Machine washable", "Dry cleanable", "150 × 200 cm"]);
+        assert_eq!(out.matches("No").count(), 2, "{out}");
+        assert_eq!(out.matches("brush --soft").count(), 2, "{out}");
+    }
+}
