@@ -35,10 +35,12 @@ pub(crate) fn teasers(doc: &Document, roots: &[NodeId]) -> Vec<NodeId> {
     let mut out = Vec::new();
     let mut before = 0;
     for root in roots.iter().filter_map(|r| doc.tree.get(r)) {
-        let run = find_run(&root, before).unwrap_or_default();
+        // Counted once: the run's look and the roots after it read it.
+        let its = chars(&root);
+        let run = find_run(&root, before + its).unwrap_or_default();
         let in_run: usize = run.iter().map(chars).sum();
         out.extend(run.iter().map(|n| n.id));
-        before += chars(&root).saturating_sub(in_run);
+        before += its.saturating_sub(in_run);
     }
     out
 }
@@ -94,10 +96,11 @@ fn last_text<'a>(root: &NodeRef<'a>) -> Option<NodeRef<'a>> {
     None
 }
 
-fn find_run<'a>(root: &NodeRef<'a>, before: usize) -> Option<Vec<NodeRef<'a>>> {
+/// The trailing run of teasers below `root`; `total` is the text of the
+/// content up to the end of `root`.
+fn find_run<'a>(root: &NodeRef<'a>, total: usize) -> Option<Vec<NodeRef<'a>>> {
     // The run sits at the end of the content: descend through the last
     // substantial element child until a run of alike blocks ends a parent.
-    let total = before + chars(root);
     let mut parent = *root;
     loop {
         let kids: Vec<NodeRef<'a>> = parent
