@@ -175,7 +175,11 @@ impl Index {
                 continue;
             }
             for (e, bit) in &self.by_first[usize::from(first)] {
-                if mask & bit == 0 && v[i..].get(..e.len()).is_some_and(|w| w.eq_ignore_ascii_case(e)) {
+                if mask & bit == 0
+                    && v[i..]
+                        .get(..e.len())
+                        .is_some_and(|w| w.eq_ignore_ascii_case(e))
+                {
                     mask |= bit;
                 }
             }
