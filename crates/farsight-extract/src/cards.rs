@@ -232,6 +232,12 @@ fn alike_key(n: &NodeRef<'_>) -> u64 {
 /// its own (`woocommerce-Price-currencySymbol`).
 fn has_price(text: &str) -> bool {
     const SIGNS: [char; 8] = ['$', '€', '£', '¥', '₹', '₩', '₽', '₺'];
+    // Every text node of a page comes here and nearly none holds a sign:
+    // one fast look for the bytes a sign starts with (`$`, and the lead
+    // bytes of the others in UTF-8) says so.
+    if memchr::memchr3(b'$', 0xC2, 0xE2, text.as_bytes()).is_none() {
+        return false;
+    }
     let trimmed = text.trim();
     if trimmed.chars().count() == 1 && trimmed.starts_with(SIGNS) {
         return true;
@@ -256,4 +262,29 @@ fn has_product_microdata(n: &NodeRef<'_>) -> bool {
         .is_some_and(|t| t.contains("schema.org/Product") || t.contains("schema.org/Offer"))
         || n.attr("itemprop")
             .is_some_and(|p| matches!(&*p, "price" | "offers" | "lowPrice"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::has_price;
+
+    #[test]
+    fn a_price_is_a_currency_sign_against_a_digit_or_alone() {
+        for (text, price) in [
+            ("$11.99", true),
+            ("from € 25", true),
+            ("25 €", true),
+            ("£1,200", true),
+            ("¥300", true),
+            (" ₹ ", true),
+            ("₺", true),
+            ("12₩", true),
+            ("₽ and more", false),
+            ("no price here, 12 items", false),
+            ("©2024 — all rights", false),
+            ("", false),
+        ] {
+            assert_eq!(has_price(text), price, "{text:?}");
+        }
+    }
 }

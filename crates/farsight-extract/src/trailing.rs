@@ -7,7 +7,7 @@
 //! Only removed when text that is not part of the run comes before it: a
 //! listing, whose cards are the content, has nothing else.
 
-use dom_query::{Document, NodeId, NodeRef};
+use dom_query::{Document, NodeData, NodeId, NodeRef};
 
 /// Fewer cut-off teasers than this are not a run.
 const MIN_RUN: usize = 2;
@@ -35,10 +35,12 @@ pub(crate) fn teasers(doc: &Document, roots: &[NodeId]) -> Vec<NodeId> {
     let mut out = Vec::new();
     let mut before = 0;
     for root in roots.iter().filter_map(|r| doc.tree.get(r)) {
-        let run = find_run(&root, before).unwrap_or_default();
+        // Counted once: the run's look and the roots after it read it.
+        let its = chars(&root);
+        let run = find_run(&root, before + its).unwrap_or_default();
         let in_run: usize = run.iter().map(chars).sum();
         out.extend(run.iter().map(|n| n.id));
-        before += chars(&root).saturating_sub(in_run);
+        before += its.saturating_sub(in_run);
     }
     out
 }
@@ -94,10 +96,11 @@ fn last_text<'a>(root: &NodeRef<'a>) -> Option<NodeRef<'a>> {
     None
 }
 
-fn find_run<'a>(root: &NodeRef<'a>, before: usize) -> Option<Vec<NodeRef<'a>>> {
+/// The trailing run of teasers below `root`; `total` is the text of the
+/// content up to the end of `root`.
+fn find_run<'a>(root: &NodeRef<'a>, total: usize) -> Option<Vec<NodeRef<'a>>> {
     // The run sits at the end of the content: descend through the last
     // substantial element child until a run of alike blocks ends a parent.
-    let total = before + chars(root);
     let mut parent = *root;
     loop {
         let kids: Vec<NodeRef<'a>> = parent
@@ -172,9 +175,33 @@ fn linked_heading(n: &NodeRef<'_>) -> bool {
         })
 }
 
-/// Non-space characters of text below `n`.
+/// Non-space characters of text below `n`: counted in each text node
+/// (a sum over the pieces of the text), without copying the text out; a
+/// root's whole text was copied for each look, a visible share of the
+/// clean stage.
 fn chars(n: &NodeRef<'_>) -> usize {
-    n.text().chars().filter(|c| !c.is_whitespace()).count()
+    std::iter::once(*n)
+        .chain(n.descendants_it())
+        .map(|d| {
+            d.query_or(0, |node| match &node.data {
+                NodeData::Text { contents } => non_space(contents),
+                _ => 0,
+            })
+        })
+        .sum()
+}
+
+/// Non-space characters of `s`; ASCII byte by byte.
+fn non_space(s: &str) -> usize {
+    if s.is_ascii() {
+        // `char::is_whitespace` in ASCII: tab, line feed, vertical tab,
+        // form feed, carriage return and space.
+        s.bytes()
+            .filter(|b| !matches!(b, b'\t' | b'\n' | 0x0b | 0x0c | b'\r' | b' '))
+            .count()
+    } else {
+        s.chars().filter(|c| !c.is_whitespace()).count()
+    }
 }
 
 #[cfg(test)]
@@ -188,6 +215,21 @@ mod tests {
         };
         strip(&doc, &[root]);
         doc.select("#root").text().to_string()
+    }
+
+    #[test]
+    fn chars_are_the_non_space_characters_of_the_text() {
+        let doc = Document::from(
+            "<div id=root> a\u{0b}b\u{0c}<p>c d\u{a0}é\u{2003}f<b> g </b></p>\t\r\n<!-- x y --></div>",
+        );
+        let root = doc.select("#root");
+        let n = root.nodes().first().copied();
+        let n = n.expect("the page has a root");
+        let by_text = n.text().chars().filter(|c| !c.is_whitespace()).count();
+        assert_eq!(chars(&n), by_text);
+        assert_eq!(by_text, 7);
+        let text = n.first_child().expect("a text node");
+        assert_eq!(chars(&text), 2);
     }
 
     const ARTICLE: &str = "<p>The whole article, long enough to be the reason for the page. \

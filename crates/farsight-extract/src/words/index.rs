@@ -32,6 +32,10 @@ pub(super) struct Index {
     /// (a one-byte entry sets every pair it starts): most bytes of a value
     /// start no entry, and this says so without looking at any.
     pairs: Vec<u64>,
+    /// Whether a byte starts a fragment entry, in either case: most bytes
+    /// of a value start none, and one look says so; a value as the page
+    /// wrote it is read without a lower-cased copy.
+    starts: [bool; 256],
     /// The shortest entry's length: a shorter value matches nothing.
     pub(super) shortest: usize,
 }
@@ -55,6 +59,7 @@ impl Index {
             singles: FastMap::default(),
             by_first: Vec::new(),
             pairs: Vec::new(),
+            starts: [false; 256],
             shortest: usize::MAX,
         };
         if how == How::Fragment {
@@ -78,6 +83,8 @@ impl Index {
                         let b = e.as_bytes();
                         if let Some(first) = b.first() {
                             index.by_first[usize::from(*first)].push((b, *bit));
+                            index.starts[usize::from(*first)] = true;
+                            index.starts[usize::from(first.to_ascii_uppercase())] = true;
                             let seconds = match b.get(1) {
                                 Some(second) => usize::from(*second)..=usize::from(*second),
                                 None => 0..=255,
@@ -132,19 +139,48 @@ impl Index {
                     }
                 }
             }
-            How::Fragment => {
-                let v = value.as_bytes();
-                for i in 0..=v.len() - self.shortest {
-                    if v.get(i + 1)
-                        .is_some_and(|second| !self.has_pair(v[i], *second))
-                    {
-                        continue;
-                    }
-                    for (e, bit) in &self.by_first[usize::from(v[i])] {
-                        if mask & bit == 0 && v[i..].starts_with(e) {
-                            mask |= bit;
-                        }
-                    }
+            How::Fragment => mask = self.fragments(value.as_bytes()),
+        }
+        mask
+    }
+
+    /// [`Self::mask`] of `value` lower-cased (ASCII), without the copy:
+    /// for a value as the page wrote it. Only fragment entries are found
+    /// this way (the entries are lower case, a test says so).
+    pub(super) fn mask_any_case(&self, value: &str) -> Option<u64> {
+        if self.how != How::Fragment {
+            return None;
+        }
+        if value.is_empty() || value.len() < self.shortest {
+            return Some(0);
+        }
+        Some(self.fragments(value.as_bytes()))
+    }
+
+    /// The fragment entries found in `v` (`v` at least as long as the
+    /// shortest), ASCII case ignored: an entry is lower case, so a byte
+    /// of `v` equals its byte when lower-cased.
+    fn fragments(&self, v: &[u8]) -> u64 {
+        let mut mask = 0;
+        // An empty table (shortest 0) starts nothing: no byte past the end.
+        let last = v.len() - self.shortest.max(1);
+        for (i, &b) in v[..=last].iter().enumerate() {
+            if !self.starts[usize::from(b)] {
+                continue;
+            }
+            let first = b.to_ascii_lowercase();
+            if v.get(i + 1)
+                .is_some_and(|second| !self.has_pair(first, second.to_ascii_lowercase()))
+            {
+                continue;
+            }
+            for (e, bit) in &self.by_first[usize::from(first)] {
+                if mask & bit == 0
+                    && v[i..]
+                        .get(..e.len())
+                        .is_some_and(|w| w.eq_ignore_ascii_case(e))
+                {
+                    mask |= bit;
                 }
             }
         }

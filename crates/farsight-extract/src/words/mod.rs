@@ -306,6 +306,9 @@ impl Table {
         if value.len() < self.index().shortest {
             return false;
         }
+        if let Some(mask) = self.index().mask_any_case(value) {
+            return mask != 0;
+        }
         if value.bytes().any(|b| b.is_ascii_uppercase()) {
             self.in_value(&value.to_ascii_lowercase())
         } else {

@@ -266,3 +266,26 @@ fn the_lexicon_agrees_with_each_table() {
         }
     }
 }
+
+/// A value as the page wrote it (any case) is read as its lower-cased copy
+/// is, by every table: the fragment tables read it without the copy.
+#[test]
+fn raw_values_are_read_as_their_lower_case() {
+    let all: Vec<&str> = ALL.iter().flat_map(|(_, t)| t.entries()).copied().collect();
+    let mut values: Vec<String> = vec![String::new(), "A".into(), "é-Cookie".into()];
+    for (i, e) in all.iter().enumerate() {
+        let next = all[(i * 5 + 1) % all.len()];
+        values.push(e.to_ascii_uppercase());
+        values.push(format!("Xx{}{next}", e.to_ascii_uppercase()));
+        values.push(format!("{e}Q"));
+        // Cut short: an entry that would run past the end.
+        values.push(e[..e.len() - 1].to_string());
+        values.push(format!("ÀB{}", &e[1..]));
+    }
+    for v in &values {
+        for (name, t) in ALL {
+            let lower = v.to_ascii_lowercase();
+            assert_eq!(t.in_raw_value(v), t.in_value(&lower), "{name} on {v:?}");
+        }
+    }
+}
