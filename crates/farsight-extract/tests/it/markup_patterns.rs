@@ -567,3 +567,34 @@ fn a_products_responsive_copies_are_read_once() {
         assert_eq!(out.matches("brush --soft").count(), 2, "{out}");
     }
 }
+
+#[test]
+fn utility_classes_that_hide_for_everyone_hide() {
+    // Bootstrap/Foundation's `hide` (BigCommerce's raw custom-field list,
+    // larger than the page), Bootstrap's `d-none`: hidden as an inline
+    // `display:none` is. Shown again from a breakpoint up (`hidden
+    // md:block`, `hide show@medium`) or read aloud
+    // (`visually-hidden`): they stay.
+    let (text, md) = both("product-hidden-classes.html");
+    for out in [&text, &md] {
+        assert_contains(
+            out,
+            &[
+                "Heavy cotton tee",
+                "double-stitched hems",
+                "220 gsm organic cotton",
+                "Sizing runs large",
+                "Wash cold",
+            ],
+        );
+        for gone in [
+            "swatch_thumb",
+            "cdn.example.com",
+            "TEE-220",
+            "Sale ends",
+            "bag is empty",
+        ] {
+            assert!(!out.contains(gone), "{gone}: {out}");
+        }
+    }
+}
