@@ -598,3 +598,19 @@ fn utility_classes_that_hide_for_everyone_hide() {
         }
     }
 }
+
+#[test]
+fn attributes_without_a_space_between_them_keep_the_page_whole() {
+    // `data-product-layout="simple"data-gallery=...` (Squarespace's product
+    // pages): browsers read two attributes. The pre-parse pass that drops
+    // `data-*` attributes once glued the tag's name to the next one, and
+    // the product became one unknown element whose responsive copies of
+    // the description were both read.
+    let (text, md) = both("product-glued-attributes.html");
+    for out in [&text, &md] {
+        assert_contains(out, &["Speckled stoneware mug", "$42.00"]);
+        for once in ["matte speckled glaze", "safe in the dishwasher"] {
+            assert_eq!(out.matches(once).count(), 1, "{once}: {out}");
+        }
+    }
+}
