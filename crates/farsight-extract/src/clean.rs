@@ -379,6 +379,14 @@ fn hiding(n: &NodeRef<'_>) -> Option<Hiding> {
         let mut by_style = false;
         let always = el.attrs.iter().any(|a| match &*a.name.local {
             "hidden" => true,
+            // `<main aria-hidden="true">`: the page behind an open modal
+            // dialog (WAI-ARIA's dialog pattern hides the rest of the page
+            // from screen readers while one is open; eBay's item pages are
+            // served so). It waits, as inline `display:none` does.
+            "aria-hidden" if &*el.name.local == "main" => {
+                by_style |= a.value.trim().eq_ignore_ascii_case("true");
+                false
+            }
             "aria-hidden" => a.value.trim().eq_ignore_ascii_case("true"),
             "type" => a.value.trim().eq_ignore_ascii_case("hidden"),
             "style" => {

@@ -614,3 +614,20 @@ fn attributes_without_a_space_between_them_keep_the_page_whole() {
         }
     }
 }
+
+#[test]
+fn the_page_behind_an_open_dialog_is_read() {
+    // WAI-ARIA's modal dialog pattern hides the rest of the page from
+    // screen readers while a dialog is open: a page served in that state
+    // (eBay's item pages) has `<main aria-hidden="true">`. It is the page:
+    // it waits as inline `display:none` does and, holding most of the text,
+    // stays. An `aria-hidden` icon inside still goes.
+    let (text, md) = both("product-behind-modal.html");
+    for out in [&text, &md] {
+        assert_contains(
+            out,
+            &["EUR 355.58", "release bearing", "five-speed gearbox"],
+        );
+        assert!(!out.contains('★'), "{out}");
+    }
+}
