@@ -64,20 +64,19 @@ pub(crate) fn remove_hidden(doc: &Document) -> usize {
             skip_until = Some(following(&n));
             continue;
         }
-        if hidden == Some(Hiding::ByStyle) {
-            waiting.push(n);
-        } else if n.is_element()
-            && let Some(style) = n.attr("style")
-        {
-            if style_waits(&style) && !collapsed_panel(&n, &style) {
-                waiting.push(n);
-            }
-        }
+        // Hidden by its class or by `<main aria-hidden>` (no style needed),
+        // by its inline style, or by `visibility:hidden` only until shown.
+        let mut waits = hidden == Some(Hiding::ByStyle);
         if n.is_element()
             && let Some(style) = n.attr("style")
-            && font_size(&style) == Some(Size::Zero)
         {
-            zero_font.push(n);
+            if font_size(&style) == Some(Size::Zero) {
+                zero_font.push(n);
+            }
+            waits = waits || (style_waits(&style) && !collapsed_panel(&n, &style));
+        }
+        if waits {
+            waiting.push(n);
         }
         if let Some(class) = n.attr("class") {
             if is_heading(&n) {
@@ -330,8 +329,9 @@ enum Hiding {
     /// By what it is or says of itself (a script, a form field, `hidden`,
     /// `aria-hidden`): it goes.
     Always,
-    /// By its inline style alone (`display:none`): scripts show such
-    /// elements too, so it waits like `visibility:hidden` (see
+    /// By its inline style alone (`display:none`), a utility class
+    /// ([`class_hides`]) or `<main aria-hidden>` (an open dialog): scripts
+    /// show such elements too, so it waits like `visibility:hidden` (see
     /// [`PAGE_SHARE`]). Shopify's page-lock apps wrap the whole page in
     /// one until a script decides.
     ByStyle,
