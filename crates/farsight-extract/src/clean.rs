@@ -3,7 +3,7 @@
 use dom_query::{Document, NodeData, NodeId, NodeRef};
 
 use crate::consent::Notices;
-use crate::words::tables::HIDDEN_ON_DESKTOP;
+use crate::words::tables::{HIDDEN_BY_CLASS, HIDDEN_ON_DESKTOP};
 
 /// Removes hidden and non-content elements from the whole document:
 /// `hidden`, `aria-hidden="true"`, inline `display:none` /
@@ -64,17 +64,19 @@ pub(crate) fn remove_hidden(doc: &Document) -> usize {
             skip_until = Some(following(&n));
             continue;
         }
+        // Hidden by its class or by `<main aria-hidden>` (no style needed),
+        // by its inline style, or by `visibility:hidden` only until shown.
+        let mut waits = hidden == Some(Hiding::ByStyle);
         if n.is_element()
             && let Some(style) = n.attr("style")
         {
             if font_size(&style) == Some(Size::Zero) {
                 zero_font.push(n);
             }
-            if hidden == Some(Hiding::ByStyle)
-                || (style_waits(&style) && !collapsed_panel(&n, &style))
-            {
-                waiting.push(n);
-            }
+            waits = waits || (style_waits(&style) && !collapsed_panel(&n, &style));
+        }
+        if waits {
+            waiting.push(n);
         }
         if let Some(class) = n.attr("class") {
             if is_heading(&n) {
@@ -150,7 +152,12 @@ fn hidden_until_shown<'a>(doc: &'a Document, waiting: &[NodeRef<'a>]) -> Vec<Nod
         if n.ancestors_it(None).any(|a| gone.contains(&a.id)) {
             continue;
         }
-        let shows = i < MAX_WAITING && n.normalized_char_count() as f32 >= page * PAGE_SHARE;
+        // The page waits in a container, never in a list or a table (a
+        // shop theme's hidden `<dl>` of raw custom fields can outweigh the
+        // page).
+        let container = !matches!(n.node_name().as_deref(), Some("dl" | "ul" | "ol" | "table"));
+        let shows =
+            i < MAX_WAITING && container && n.normalized_char_count() as f32 >= page * PAGE_SHARE;
         if !shows {
             gone.insert(n.id);
             doomed.push(*n);
@@ -250,16 +257,7 @@ pub(crate) fn visible_class(class: &str) -> Option<String> {
     })?;
     let lower = class.to_ascii_lowercase();
     let tokens: Vec<&str> = lower.split_ascii_whitespace().collect();
-    // Tailwind: `hidden` with a breakpoint that shows the element again.
-    let shown_again = tokens.iter().any(|t| {
-        t.split_once(':').is_some_and(|(bp, v)| {
-            matches!(bp, "sm" | "md" | "lg" | "xl" | "2xl")
-                && matches!(
-                    v,
-                    "block" | "flex" | "grid" | "inline" | "inline-block" | "inline-flex" | "table"
-                )
-        })
-    });
+    let shown_again = shown_again(&tokens);
     let keep = |t: &str| {
         if !t.contains("hid") {
             return true;
@@ -276,14 +274,64 @@ pub(crate) fn visible_class(class: &str) -> Option<String> {
     (kept.len() != tokens.len()).then(|| kept.join(" "))
 }
 
+/// Whether a class shows its element again from some screen width up:
+/// Tailwind's `hidden md:block`, Bootstrap 4/5's `d-none d-lg-flex`, and
+/// the `show`/`visible` words of responsive grids (`hide show@medium`,
+/// Foundation's `show-for-medium`, Bootstrap 3's `visible-md-block`).
+fn shown_again(tokens: &[&str]) -> bool {
+    let display = |v: &str| {
+        matches!(
+            v,
+            "block" | "flex" | "grid" | "inline" | "inline-block" | "inline-flex" | "table"
+        )
+    };
+    tokens.iter().any(|t| {
+        t.starts_with("show-")
+            || t.starts_with("show@")
+            || t.starts_with("visible-")
+            || t.split_once(':').is_some_and(|(bp, v)| {
+                matches!(bp, "sm" | "md" | "lg" | "xl" | "2xl") && display(v)
+            })
+            || t.strip_prefix("d-").is_some_and(|rest| {
+                rest.split_once('-').is_some_and(|(bp, v)| {
+                    matches!(bp, "sm" | "md" | "lg" | "xl" | "xxl") && display(v)
+                })
+            })
+    })
+}
+
+/// Whether a class may say it hides ("hid" or Bootstrap's "-none"): most
+/// classes do not, and need no lower-cased copy.
+fn mentions_hiding(class: &str) -> bool {
+    let b = class.as_bytes();
+    memchr::memchr2_iter(b'h', b'H', b).any(|i| {
+        b.get(i + 1..i + 3)
+            .is_some_and(|r| r.eq_ignore_ascii_case(b"id"))
+    }) || memchr::memmem::find(b, b"-none").is_some()
+}
+
+/// Whether a utility class hides the element from everyone on a desktop
+/// page ([`HIDDEN_BY_CLASS`]: `hide`, `d-none`, `is-hidden`, not shown again
+/// from a breakpoint up). Such an element is hidden as an inline
+/// `display:none` is: it waits ([`Hiding::ByStyle`]).
+fn class_hides(class: &str) -> bool {
+    if !mentions_hiding(class) {
+        return false;
+    }
+    let lower = class.to_ascii_lowercase();
+    let tokens: Vec<&str> = lower.split_ascii_whitespace().collect();
+    tokens.iter().any(|t| HIDDEN_BY_CLASS.has_entry(t)) && !shown_again(&tokens)
+}
+
 /// How an element is hidden, when it is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Hiding {
     /// By what it is or says of itself (a script, a form field, `hidden`,
     /// `aria-hidden`): it goes.
     Always,
-    /// By its inline style alone (`display:none`): scripts show such
-    /// elements too, so it waits like `visibility:hidden` (see
+    /// By its inline style alone (`display:none`), a utility class
+    /// ([`class_hides`]) or `<main aria-hidden>` (an open dialog): scripts
+    /// show such elements too, so it waits like `visibility:hidden` (see
     /// [`PAGE_SHARE`]). Shopify's page-lock apps wrap the whole page in
     /// one until a script decides.
     ByStyle,
@@ -331,10 +379,22 @@ fn hiding(n: &NodeRef<'_>) -> Option<Hiding> {
         let mut by_style = false;
         let always = el.attrs.iter().any(|a| match &*a.name.local {
             "hidden" => true,
+            // `<main aria-hidden="true">`: the page behind an open modal
+            // dialog (WAI-ARIA's dialog pattern hides the rest of the page
+            // from screen readers while one is open; eBay's item pages are
+            // served so). It waits, as inline `display:none` does.
+            "aria-hidden" if &*el.name.local == "main" => {
+                by_style |= a.value.trim().eq_ignore_ascii_case("true");
+                false
+            }
             "aria-hidden" => a.value.trim().eq_ignore_ascii_case("true"),
             "type" => a.value.trim().eq_ignore_ascii_case("hidden"),
             "style" => {
-                by_style = style_hides(&a.value);
+                by_style |= style_hides(&a.value);
+                false
+            }
+            "class" => {
+                by_style |= class_hides(&a.value);
                 false
             }
             _ => false,
@@ -540,6 +600,7 @@ mod tests {
         );
         assert_eq!(v("small-hide no-js-hidden x").as_deref(), Some("x"));
         assert_eq!(v("hidden md:block").as_deref(), Some("md:block"));
+        assert_eq!(v("hide show@medium"), None);
         assert_eq!(v("hidden-xs overflow-hidden").as_deref(), Some(""));
         assert_eq!(v("hidden"), None);
         assert_eq!(v("menu lg:hidden"), None);

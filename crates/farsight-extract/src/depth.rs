@@ -697,7 +697,15 @@ fn skip_attrs_noting(
                 && is_space(bytes[name_at - 1])
                 && droppable_attr(&bytes[name_at..span_end])
             {
-                spans.push((name_at - 1, span_end));
+                // The next attribute may follow a quoted value without a
+                // space (`"simple"data-x`: browsers read two attributes,
+                // Squarespace writes them so): the space before this one
+                // then stays, or the tag's name and that attribute would
+                // run together into one name (`<divdata-x`).
+                let glued = bytes
+                    .get(span_end)
+                    .is_some_and(|&c| !is_space(c) && !matches!(c, b'>' | b'/'));
+                spans.push((if glued { name_at } else { name_at - 1 }, span_end));
             }
         }
         last_end = span_end;
@@ -1438,6 +1446,25 @@ mod tests {
             let html = format!("<p {name}=v>x</p>");
             assert_eq!(prepare(&html, MAX_DEPTH, true), html, "{name}");
         }
+    }
+
+    #[test]
+    fn a_dropped_attribute_leaves_the_tag_name_apart_from_a_glued_one() {
+        // `"simple"data-x`: no space between two attributes (Squarespace's
+        // product pages). Dropping the first with its leading space once
+        // made `<divclass=...` one unknown element of the whole product.
+        assert_eq!(
+            prepare(
+                "<div data-layout=\"simple\"class=\"product\">x</div>",
+                MAX_DEPTH,
+                true
+            ),
+            "<div class=\"product\">x</div>"
+        );
+        assert_eq!(
+            prepare("<p data-a='1'data-b='2' id=i>t</p>", MAX_DEPTH, true),
+            "<p data-b='2' id=i>t</p>"
+        );
     }
 
     #[test]

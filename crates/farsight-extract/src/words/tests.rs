@@ -196,6 +196,19 @@ fn what_each_table_must_and_must_not_match() {
             "no-js-hidden",
             false,
         ),
+        (
+            "HIDDEN_BY_CLASS",
+            &HIDDEN_BY_CLASS,
+            "productView-info hide",
+            true,
+        ),
+        ("HIDDEN_BY_CLASS", &HIDDEN_BY_CLASS, "hide-desktop", false),
+        (
+            "HIDDEN_BY_CLASS",
+            &HIDDEN_BY_CLASS,
+            "visually-hidden",
+            false,
+        ),
         ("PAYWALL", &PAYWALL, "c-paywall__overlay", true),
         (
             "NOTICE_FRAGMENTS",

@@ -567,3 +567,67 @@ fn a_products_responsive_copies_are_read_once() {
         assert_eq!(out.matches("brush --soft").count(), 2, "{out}");
     }
 }
+
+#[test]
+fn utility_classes_that_hide_for_everyone_hide() {
+    // Bootstrap/Foundation's `hide` (BigCommerce's raw custom-field list,
+    // larger than the page), Bootstrap's `d-none`: hidden as an inline
+    // `display:none` is. Shown again from a breakpoint up (`hidden
+    // md:block`, `hide show@medium`) or read aloud
+    // (`visually-hidden`): they stay.
+    let (text, md) = both("product-hidden-classes.html");
+    for out in [&text, &md] {
+        assert_contains(
+            out,
+            &[
+                "Heavy cotton tee",
+                "double-stitched hems",
+                "220 gsm organic cotton",
+                "Sizing runs large",
+                "Wash cold",
+            ],
+        );
+        for gone in [
+            "swatch_thumb",
+            "cdn.example.com",
+            "TEE-220",
+            "Sale ends",
+            "bag is empty",
+        ] {
+            assert!(!out.contains(gone), "{gone}: {out}");
+        }
+    }
+}
+
+#[test]
+fn attributes_without_a_space_between_them_keep_the_page_whole() {
+    // `data-product-layout="simple"data-gallery=...` (Squarespace's product
+    // pages): browsers read two attributes. The pre-parse pass that drops
+    // `data-*` attributes once glued the tag's name to the next one, and
+    // the product became one unknown element whose responsive copies of
+    // the description were both read.
+    let (text, md) = both("product-glued-attributes.html");
+    for out in [&text, &md] {
+        assert_contains(out, &["Speckled stoneware mug", "$42.00"]);
+        for once in ["matte speckled glaze", "safe in the dishwasher"] {
+            assert_eq!(out.matches(once).count(), 1, "{once}: {out}");
+        }
+    }
+}
+
+#[test]
+fn the_page_behind_an_open_dialog_is_read() {
+    // WAI-ARIA's modal dialog pattern hides the rest of the page from
+    // screen readers while a dialog is open: a page served in that state
+    // (eBay's item pages) has `<main aria-hidden="true">`. It is the page:
+    // it waits as inline `display:none` does and, holding most of the text,
+    // stays. An `aria-hidden` icon inside still goes.
+    let (text, md) = both("product-behind-modal.html");
+    for out in [&text, &md] {
+        assert_contains(
+            out,
+            &["EUR 355.58", "release bearing", "five-speed gearbox"],
+        );
+        assert!(!out.contains('★'), "{out}");
+    }
+}
