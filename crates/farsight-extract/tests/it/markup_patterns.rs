@@ -546,3 +546,35 @@ fn a_products_bought_together_rows_go() {
         }
     }
 }
+
+// Issue #12, listings: WordPress SEO plugins say `og:type` article on
+// every page, a category's archive too; WordPress's `body_class()` names
+// every archive (category, tag, taxonomy, author, date, a WooCommerce shop
+// category) `archive`. Read as an article, an index of posts keeps
+// the entries' excerpts without their titles; read as the listing it is,
+// every entry whole.
+#[test]
+fn a_wordpress_archive_that_og_type_calls_an_article_is_read_as_a_listing() {
+    let (text, md) = both("wordpress-archive.html");
+    for out in [&text, &md] {
+        assert_contains(
+            out,
+            &[
+                "Slow Cooker Beef Stew",
+                "Chunks of chuck",
+                "Slow Cooker Chicken Curry",
+                "Red Lentil Soup",
+                "Pulled Pork",
+                "the skin on top is the best part",
+            ],
+        );
+        assert!(!out.contains("Privacy policy"), "{out}");
+    }
+    // The same markup as a post (`single`) is an article, whose entries'
+    // titles read as links to elsewhere.
+    let opts =
+        ExtractOptions::new(Format::Text).base_url("https://example.com/category/slow-cooker/");
+    let post = page("wordpress-archive.html").replace("archive category ", "single single-post ");
+    let out = extract(&post, &opts).content;
+    assert!(!out.contains("Slow Cooker Beef Stew"), "{out}");
+}
