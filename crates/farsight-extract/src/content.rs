@@ -92,7 +92,9 @@ pub(crate) fn choose(
     let Some(readability::Verdict { roots, dropped }) = picked else {
         return body(doc);
     };
-    if let Some(row) = cards::row_of(doc, &roots) {
+    let row = cards::row_of(doc, &roots)
+        .or_else(|| kind.lists().then(|| cards::row_around(doc, &roots)).flatten());
+    if let Some(row) = row {
         return Choice {
             roots: vec![row],
             chosen: Chosen::Row,
