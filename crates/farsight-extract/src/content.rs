@@ -92,9 +92,7 @@ pub(crate) fn choose(
     let Some(readability::Verdict { roots, dropped }) = picked else {
         return body(doc);
     };
-    let row = cards::row_of(doc, &roots)
-        .or_else(|| kind.lists().then(|| cards::row_around(doc, &roots)).flatten());
-    if let Some(row) = row {
+    if let Some(row) = cards::row_of(doc, &roots) {
         return Choice {
             roots: vec![row],
             chosen: Chosen::Row,
@@ -102,11 +100,26 @@ pub(crate) fn choose(
             furniture: None,
         };
     }
-    let blocks = Choice {
-        roots,
-        chosen: Chosen::Blocks,
-        dropped,
-        furniture: None,
+    // A part of one card gives its row (see `cards::row_around`), which
+    // the page's main region or body still replaces when it holds more: a
+    // row of cards may be one section of many (a reference's operations).
+    let row_around = kind
+        .lists()
+        .then(|| cards::row_around(doc, &roots))
+        .flatten();
+    let blocks = match row_around {
+        Some(row) => Choice {
+            roots: vec![row],
+            chosen: Chosen::Row,
+            dropped: Vec::new(),
+            furniture: None,
+        },
+        None => Choice {
+            roots,
+            chosen: Chosen::Blocks,
+            dropped,
+            furniture: None,
+        },
     };
     // The second look is a refinement: not when time is up.
     if !kind.spreads() || deadline.expired() {
