@@ -578,3 +578,22 @@ fn a_wordpress_archive_that_og_type_calls_an_article_is_read_as_a_listing() {
     let out = extract(&post, &opts).content;
     assert!(!out.contains("Slow Cooker Beef Stew"), "{out}");
 }
+
+// Issue #12, listings: an index that its JSON-LD calls an `Article` (a
+// MediaWiki "List of" page, a news site's topic page) gives a scoring
+// engine a few words or a block of links, which leave a few words once
+// their link lists go: its main region says more.
+#[test]
+fn an_article_of_a_few_words_or_links_takes_its_region() {
+    let (text, md) = both("list-of-links-article.html");
+    for out in [&text, &md] {
+        assert_contains(
+            out,
+            &[
+                "List of market towns",
+                "towns granted the right to hold a regular market",
+            ],
+        );
+        assert!(!out.contains("Privacy policy"), "{out}");
+    }
+}
