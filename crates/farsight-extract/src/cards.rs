@@ -65,6 +65,30 @@ fn text_len(n: &NodeRef<'_>) -> usize {
 /// `density::subtree_stats` reads it), the characters of link text inside
 /// cards of such rows below each: link text that is content.
 pub(crate) fn card_link_text(order: &[NodeRef<'_>]) -> FastMap<NodeId, usize> {
+    find_cards(order).map_or_else(FastMap::default, |(_, links)| links)
+}
+
+/// The row of cards around `roots` when they are one card of it, or a part
+/// of one (a job's tags, a product's name): a scoring engine picks the
+/// card's longest text, and the listing is the row. Only on a page whose
+/// cards hold a good share of its text (see [`card_link_text`]).
+pub(crate) fn row_around(doc: &Document, roots: &[NodeId]) -> Option<NodeId> {
+    let [root] = roots else {
+        return None;
+    };
+    let body = doc.body()?;
+    let order: Vec<NodeRef<'_>> = std::iter::once(body).chain(body.descendants_it()).collect();
+    let (cards, _) = find_cards(&order)?;
+    let root = doc.tree.get(root)?;
+    let card = std::iter::once(root)
+        .chain(root.ancestors_it(None))
+        .find(|a| cards.contains(&a.id))?;
+    card.parent().map(|row| row.id)
+}
+
+/// The cards of the rows of `order` and the link text inside them below
+/// each element; `None` when the cards hold too little of the text.
+fn find_cards(order: &[NodeRef<'_>]) -> Option<(FastSet<NodeId>, FastMap<NodeId, usize>)> {
     let mut feats: FastMap<NodeId, Feats> =
         FastMap::with_capacity_and_hasher(order.len(), Default::default());
     let mut cards: FastSet<NodeId> = FastSet::default();
@@ -122,7 +146,7 @@ pub(crate) fn card_link_text(order: &[NodeRef<'_>]) -> FastMap<NodeId, usize> {
     // A row or two of cards in a page of prose are teasers ("Also see",
     // "You may also like"); a listing is mostly its cards.
     if in_cards * LISTED_SHARE < total {
-        return FastMap::default();
+        return None;
     }
     let mut out: FastMap<NodeId, usize> = FastMap::default();
     for n in order.iter().rev() {
@@ -137,7 +161,7 @@ pub(crate) fn card_link_text(order: &[NodeRef<'_>]) -> FastMap<NodeId, usize> {
             out.insert(n.id, own);
         }
     }
-    out
+    Some((cards, out))
 }
 
 /// A page lists things when its cards hold at least one part in this many
@@ -266,7 +290,7 @@ fn has_product_microdata(n: &NodeRef<'_>) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::has_price;
+    use super::*;
 
     #[test]
     fn a_price_is_a_currency_sign_against_a_digit_or_alone() {
@@ -286,5 +310,28 @@ mod tests {
         ] {
             assert_eq!(has_price(text), price, "{text:?}");
         }
+    }
+
+    // A job board's featured card lists its regions as many short
+    // paragraphs, which a scoring engine reads as the page's longest text
+    // block: the listing is the row of cards around it (`<li>` cards of a
+    // link, a heading, a `<time>`), not that one card's tags.
+    #[test]
+    fn a_part_of_one_card_gives_the_row_around_it() {
+        let doc = crate::parse::parse(include_str!("../test-data/job-board-featured.html"));
+        let tags = doc.select("li.job--featured div.job__tags");
+        let tags = tags.nodes().first().map(|n| n.id);
+        let rows = doc.select("ul.jobs");
+        let row = rows.nodes().first().map(|n| n.id);
+        assert!(tags.is_some() && row.is_some());
+        let tags: Vec<NodeId> = tags.into_iter().collect();
+        // One card's class differs from its siblings': the row is not found
+        // from the card's class alone.
+        assert_eq!(row_of(&doc, &tags), None);
+        assert_eq!(row_around(&doc, &tags), row);
+        // The page's header is no card: no row around it.
+        let header = doc.select("header");
+        let header: Vec<NodeId> = header.nodes().iter().map(|n| n.id).collect();
+        assert_eq!(row_around(&doc, &header), None);
     }
 }

@@ -100,14 +100,33 @@ pub(crate) fn choose(
             furniture: None,
         };
     }
-    let blocks = Choice {
-        roots,
-        chosen: Chosen::Blocks,
-        dropped,
-        furniture: None,
+    // A part of one card gives its row (see `cards::row_around`), which
+    // the page's main region or body still replaces when it holds more: a
+    // row of cards may be one section of many (a reference's operations).
+    let row_around = kind
+        .lists()
+        .then(|| cards::row_around(doc, &roots))
+        .flatten();
+    let blocks = match row_around {
+        Some(row) => Choice {
+            roots: vec![row],
+            chosen: Chosen::Row,
+            dropped: Vec::new(),
+            furniture: None,
+        },
+        None => Choice {
+            roots,
+            chosen: Chosen::Blocks,
+            dropped,
+            furniture: None,
+        },
     };
     // The second look is a refinement: not when time is up.
-    if !kind.spreads() || deadline.expired() {
+    // An article is its picked blocks, unless they are a few words or
+    // mostly links (an index: a Wikipedia "List of", a topic page): those
+    // leave a few words once their link lists go, and its region says more
+    // (see `widen_to_region`).
+    if deadline.expired() || (!kind.spreads() && !few_words_or_links(doc, &blocks.roots)) {
         return blocks;
     }
     widen_to_region(doc, blocks, kind)
@@ -130,6 +149,11 @@ fn widen_to_region(doc: &Document, found: Choice, kind: PageKind) -> Choice {
     // A few words out of a whole page (a listing whose every entry is one
     // link): the body minus furniture says more.
     let tiny = chosen < TINY_CONTENT;
+    // An article of links (see `choose`) keeps its picked blocks unless
+    // they leave a few words.
+    if !kind.spreads() && !tiny {
+        return found;
+    }
     let (root, how, wider, at_most) = match region::find(doc) {
         // Furniture removal only shortens the region's text: when the
         // chosen blocks already hold nearly all of it, the region is not
@@ -179,6 +203,24 @@ fn widen_to_region(doc: &Document, found: Choice, kind: PageKind) -> Choice {
         found
     }
 }
+
+/// Whether the text below `roots` is less than [`TINY_CONTENT`] or at
+/// least [`LINKS_SHARE`] link text, in one walk.
+fn few_words_or_links(doc: &Document, roots: &[NodeId]) -> bool {
+    let (mut all, mut links) = (0, 0);
+    for root in roots.iter().filter_map(|r| doc.tree.get(r)) {
+        all += root.normalized_char_count();
+        links += root
+            .descendants_it()
+            .filter(|n| n.node_name().as_deref() == Some("a"))
+            .map(|a| a.normalized_char_count())
+            .sum::<usize>();
+    }
+    all < TINY_CONTENT || links as f32 >= all as f32 * LINKS_SHARE
+}
+
+/// The share of link text that makes picked blocks an index of links.
+const LINKS_SHARE: f32 = 0.5;
 
 /// The whole body, when no engine found anything.
 fn body(doc: &Document) -> Choice {

@@ -257,8 +257,11 @@ pub(crate) fn read(doc: &Document, structured: bool) -> PageFacts {
         && !ld.article
         && (is_wordpress_page(doc)
             || (!ld.other_content && get(&["article:published_time"]).is_none()));
-    let og_article =
-        og_type.as_deref() == Some("article") && !ld.listing && !ld.product && !wordpress_page;
+    let og_article = og_type.as_deref() == Some("article")
+        && !ld.listing
+        && !ld.product
+        && !wordpress_page
+        && !is_wordpress_archive(doc);
     let is_article = ld.article || og_article;
     let is_product = ld.product || og_type.as_deref().is_some_and(|t| t.starts_with("product"));
     let raw_title = get(&["og:title", "twitter:title"])
@@ -312,6 +315,16 @@ fn is_wordpress_page(doc: &Document) -> bool {
         c.split_ascii_whitespace()
             .any(|w| w.starts_with("page-id-"))
     })
+}
+
+/// Whether the body's class is WordPress's for an archive (`archive`:
+/// WordPress's `body_class()` writes it on every category, tag, taxonomy,
+/// author, date and post-type archive, WooCommerce's shop categories
+/// included): an index of posts or products, whatever `og:type` says.
+fn is_wordpress_archive(doc: &Document) -> bool {
+    doc.body()
+        .and_then(|b| b.attr("class"))
+        .is_some_and(|c| c.split_ascii_whitespace().any(|w| w == "archive"))
 }
 
 fn in_svg(n: &NodeRef<'_>) -> bool {

@@ -631,3 +631,54 @@ fn the_page_behind_an_open_dialog_is_read() {
         assert!(!out.contains('★'), "{out}");
     }
 }
+
+// Issue #12, listings: WordPress SEO plugins say `og:type` article on
+// every page, a category's archive too; WordPress's `body_class()` names
+// every archive (category, tag, taxonomy, author, date, a WooCommerce shop
+// category) `archive`. Read as an article, an index of posts keeps
+// the entries' excerpts without their titles; read as the listing it is,
+// every entry whole.
+#[test]
+fn a_wordpress_archive_that_og_type_calls_an_article_is_read_as_a_listing() {
+    let (text, md) = both("wordpress-archive.html");
+    for out in [&text, &md] {
+        assert_contains(
+            out,
+            &[
+                "Slow Cooker Beef Stew",
+                "Chunks of chuck",
+                "Slow Cooker Chicken Curry",
+                "Red Lentil Soup",
+                "Pulled Pork",
+                "the skin on top is the best part",
+            ],
+        );
+        assert!(!out.contains("Privacy policy"), "{out}");
+    }
+    // The same markup as a post (`single`) is an article, whose entries'
+    // titles read as links to elsewhere.
+    let opts =
+        ExtractOptions::new(Format::Text).base_url("https://example.com/category/slow-cooker/");
+    let post = page("wordpress-archive.html").replace("archive category ", "single single-post ");
+    let out = extract(&post, &opts).content;
+    assert!(!out.contains("Slow Cooker Beef Stew"), "{out}");
+}
+
+// Issue #12, listings: an index that its JSON-LD calls an `Article` (a
+// MediaWiki "List of" page, a news site's topic page) gives a scoring
+// engine a few words or a block of links, which leave a few words once
+// their link lists go: its main region says more.
+#[test]
+fn an_article_of_a_few_words_or_links_takes_its_region() {
+    let (text, md) = both("list-of-links-article.html");
+    for out in [&text, &md] {
+        assert_contains(
+            out,
+            &[
+                "List of market towns",
+                "towns granted the right to hold a regular market",
+            ],
+        );
+        assert!(!out.contains("Privacy policy"), "{out}");
+    }
+}
