@@ -546,3 +546,25 @@ fn a_products_bought_together_rows_go() {
         }
     }
 }
+
+// Issue #12: a data table (column titles, and names that are links) is
+// content, never a link list; its links are content for the blocks around
+// it too. A table in a scrolling wrapper (`<div class="table-scroll">`, as
+// site builders and themes write to make wide tables scroll on phones)
+// went with its wrapper, which held nothing but the table's links.
+#[test]
+fn a_data_table_keeps_the_block_around_it() {
+    let (text, md) = both("data-table-in-section.html");
+    for out in [text, md] {
+        assert_contains(
+            &out,
+            &[
+                "The north coast had eleven manned lighthouses",
+                "Margaret Halloran",
+                "Dunagree Point Light",
+                "never saw the mainland",
+            ],
+        );
+        assert!(!out.contains("Coast Lights Trust"), "{out}");
+    }
+}
