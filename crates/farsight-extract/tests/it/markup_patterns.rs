@@ -568,3 +568,27 @@ fn a_data_table_keeps_the_block_around_it() {
         assert!(!out.contains("Coast Lights Trust"), "{out}");
     }
 }
+
+// Issue #12, service pages: Readability's cleaning, made for news stories,
+// reads a page builder's sections as widgets (Elementor's
+// `elementor-widget` icon boxes) and drops them. When its drops hold most
+// of a block's text, only those that end the block (related stories) or
+// that our own furniture rules name go: the services between the
+// introduction and the closing line stay.
+#[test]
+fn builder_widgets_that_readability_drops_stay() {
+    let (text, md) = both("builder-widgets-article.html");
+    for out in [text, md] {
+        assert_contains(
+            &out,
+            &[
+                "Search campaigns",
+                "Patient newsletters",
+                "A gentle request after each visit",
+                "Print in the waiting room",
+                "Book a first call.",
+            ],
+        );
+        assert!(!out.contains("Brightwell Marketing"), "{out}");
+    }
+}
