@@ -138,12 +138,42 @@ pub(crate) fn link_lists(doc: &Document, roots: &[NodeId], kind: PageKind) -> Ve
         order.extend(r.descendants_it());
     }
     let stats = subtree_stats(&order);
-    let card_links = if kind.lists() {
+    let mut content_links = if kind.lists() {
         crate::cards::card_link_text(&order)
     } else {
         FastMap::default()
     };
-    doomed(doc, roots, &stats, &card_links)
+    for (id, chars) in data_table_links(&order, &stats) {
+        *content_links.entry(id).or_default() += chars;
+    }
+    doomed(doc, roots, &stats, &content_links)
+}
+
+/// For the elements of `order` (a pre-order walk) that hold a data table
+/// (see `table::is_data_table`), the characters of link text inside such
+/// tables below each. Link density never removes a data table (a sortable
+/// list of laureates, whose every name is a link); its links are content
+/// for the blocks around it too, or the block holding the table (a
+/// scrolling wrapper, the page's text) goes as a link list with it. One
+/// walk, children before parents.
+fn data_table_links(
+    order: &[NodeRef<'_>],
+    stats: &FastMap<NodeId, Stats>,
+) -> FastMap<NodeId, usize> {
+    let mut found: FastMap<NodeId, usize> = FastMap::default();
+    for n in order.iter().rev() {
+        let own = if n.node_name().as_deref() == Some("table") && crate::table::is_data_table(n) {
+            stats.get(&n.id).map_or(0, |s| s.link as usize)
+        } else {
+            n.children_it(false)
+                .filter_map(|c| found.get(&c.id).copied())
+                .sum()
+        };
+        if own > 0 {
+            found.insert(n.id, own);
+        }
+    }
+    found
 }
 
 fn doomed(
@@ -153,7 +183,8 @@ fn doomed(
     card_links: &FastMap<NodeId, usize>,
 ) -> Vec<NodeId> {
     // The links of a row of cards are its entries, not navigation (see
-    // `cards::card_link_text`): they count as text.
+    // `cards::card_link_text`), and so are a data table's: they count as
+    // text.
     let st = |id: &NodeId| {
         let mut s = stats.get(id).copied().unwrap_or_default();
         let cards = card_links.get(id).copied().unwrap_or(0) as u32;

@@ -3,7 +3,9 @@
 //! were chosen. Every pass reads and edits the one parsed page.
 //!
 //! 0. Readability's cleaning — on an article, what dom_smoothie's own
-//!    cleaning (made for articles) dropped inside the blocks it chose;
+//!    cleaning (made for articles) dropped inside the blocks it chose; in a
+//!    block where it dropped most of the text, only the drops that end the
+//!    block or that pass 1 would call furniture;
 //! 1. furniture — navigation, sidebars, cookie notices, filters, ratings
 //!    (`region.rs`): never a block holding most of a root's text;
 //! 2. link lists — blocks that are mostly links (`density.rs`): not on a
@@ -130,12 +132,60 @@ fn link_lists_go(chosen: Chosen) -> bool {
     matches!(chosen, Chosen::Blocks | Chosen::Row)
 }
 
+/// Readability's drops holding more than this share of a root's text are
+/// not article cleaning (see [`clean`]) ...
+const DROPPED_AT_MOST: f32 = 0.5;
+
+/// ... unless they hold nearly all of it: then the root is one
+/// Readability kept for its frame alone (a row of teaser cards).
+const DROPPED_ALL: f32 = 0.95;
+
+/// The elements of `dropped` (separate, below `roots`) that stay: in a
+/// root where they hold most but not all of the text, those that some of
+/// its other text follows. One walk of each root.
+fn restored(doc: &Document, roots: &[NodeId], dropped: &[NodeId]) -> FastSet<NodeId> {
+    let dropped: FastSet<NodeId> = dropped.iter().copied().collect();
+    let mut out: FastSet<NodeId> = FastSet::default();
+    if dropped.is_empty() {
+        return out;
+    }
+    for root in roots.iter().filter_map(|r| doc.tree.get(r)) {
+        let mut gone: FastSet<NodeId> = FastSet::default();
+        let (mut pending, mut before) = (Vec::new(), Vec::new());
+        let mut gone_chars = 0;
+        for n in root.descendants_it() {
+            if n.parent().is_some_and(|p| gone.contains(&p.id)) {
+                gone.insert(n.id);
+            } else if dropped.contains(&n.id) {
+                gone.insert(n.id);
+                gone_chars += n.normalized_char_count();
+                pending.push(n.id);
+            } else if n.is_text() && !n.text().trim().is_empty() {
+                before.append(&mut pending);
+            }
+        }
+        let share = gone_chars as f32 / root.normalized_char_count().max(1) as f32;
+        if share > DROPPED_AT_MOST && share < DROPPED_ALL {
+            out.extend(before);
+        }
+    }
+    out
+}
+
 /// Runs the passes over the chosen roots, in order.
 pub(crate) fn clean(doc: &Document, choice: &Choice, kind: PageKind) {
     let (roots, chosen) = (&choice.roots[..], choice.chosen);
     if kind.article && !kind.discussion {
-        for id in &choice.dropped {
-            if let Some(n) = doc.tree.get(id) {
+        // Readability's cleaning reads a page builder's sections as
+        // widgets (Elementor's `elementor-widget` icon boxes and text
+        // widgets, Drupal CKEditor's `ck-widget` grids): when what it
+        // dropped holds most of a block's text, it dropped the content
+        // itself. Then only what our own furniture rules name (the
+        // comments under a post) and a run of drops after all the kept
+        // text (related stories, a share bar) go.
+        let inside = restored(doc, roots, &choice.dropped);
+        for n in choice.dropped.iter().filter_map(|id| doc.tree.get(id)) {
+            if !inside.contains(&n.id) || region::is_furniture(&n, kind) {
                 n.remove_from_parent();
             }
         }

@@ -94,7 +94,9 @@ fn outermost_text(order: &[NodeRef<'_>], found: &[NodeId], text: &dyn Fn(&NodeId
     sum
 }
 
-fn is_furniture(n: &NodeRef<'_>, kind: PageKind) -> bool {
+/// Whether `n` is furniture by its own markup (class and id words, roles),
+/// whatever text it holds.
+pub(crate) fn is_furniture(n: &NodeRef<'_>, kind: PageKind) -> bool {
     let words = Words::of(n);
     if boilerplate::is_noise_with(n, &words, kind.discussion) {
         return true;

@@ -682,3 +682,49 @@ fn an_article_of_a_few_words_or_links_takes_its_region() {
         assert!(!out.contains("Privacy policy"), "{out}");
     }
 }
+
+// Issue #12: a data table (column titles, and names that are links) is
+// content, never a link list; its links are content for the blocks around
+// it too. A table in a scrolling wrapper (`<div class="table-scroll">`, as
+// site builders and themes write to make wide tables scroll on phones)
+// went with its wrapper, which held nothing but the table's links.
+#[test]
+fn a_data_table_keeps_the_block_around_it() {
+    let (text, md) = both("data-table-in-section.html");
+    for out in [text, md] {
+        assert_contains(
+            &out,
+            &[
+                "The north coast had eleven manned lighthouses",
+                "Margaret Halloran",
+                "Dunagree Point Light",
+                "never saw the mainland",
+            ],
+        );
+        assert!(!out.contains("Coast Lights Trust"), "{out}");
+    }
+}
+
+// Issue #12, service pages: Readability's cleaning, made for news stories,
+// reads a page builder's sections as widgets (Elementor's
+// `elementor-widget` icon boxes) and drops them. When its drops hold most
+// of a block's text, only those that end the block (related stories) or
+// that our own furniture rules name go: the services between the
+// introduction and the closing line stay.
+#[test]
+fn builder_widgets_that_readability_drops_stay() {
+    let (text, md) = both("builder-widgets-article.html");
+    for out in [text, md] {
+        assert_contains(
+            &out,
+            &[
+                "Search campaigns",
+                "Patient newsletters",
+                "A gentle request after each visit",
+                "Print in the waiting room",
+                "Book a first call.",
+            ],
+        );
+        assert!(!out.contains("Brightwell Marketing"), "{out}");
+    }
+}
