@@ -98,7 +98,7 @@ pub(crate) fn row_around(doc: &Document, roots: &[NodeId]) -> Option<NodeId> {
 /// followed by its product grid, the listing itself. A scoring engine
 /// picks the prose, the longest text, and loses the grid. The nearest
 /// ancestor of the root (at most [`BESIDE_LEVELS`] up) that holds a row of
-/// cards, when the root and the cards are most of its text (not the whole
+/// cards, when the root and the cards are half its text or more (not the whole
 /// page with its menus). Only on a page whose cards hold a good share of
 /// its text (see [`card_link_text`]); `roots` is in no card.
 fn block_with_row(
@@ -140,16 +140,16 @@ fn block_with_row(
             return None;
         }
         if let Some(&chars) = in_row.get(&a.id) {
-            return ((root_text + chars) * 3 >= text_len(&a) * 2).then_some(a.id);
+            return ((root_text + chars) * 2 >= text_len(&a)).then_some(a.id);
         }
     }
     None
 }
 
 /// How far above a description its product grid's block may be: the
-/// description and the grid sit in a theme's container, a row and a
-/// column or two.
-const BESIDE_LEVELS: usize = 4;
+/// description and the grid sit in a theme's container, rows and columns
+/// (Bootstrap's `container` > `row` > `col-*`, nested twice).
+const BESIDE_LEVELS: usize = 6;
 
 /// The cards of the rows of `order` and the link text inside them below
 /// each element; `None` when the cards hold too little of the text.
