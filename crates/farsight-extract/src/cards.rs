@@ -70,8 +70,10 @@ pub(crate) fn card_link_text(order: &[NodeRef<'_>]) -> FastMap<NodeId, usize> {
 
 /// The row of cards around `roots` when they are one card of it, or a part
 /// of one (a job's tags, a product's name): a scoring engine picks the
-/// card's longest text, and the listing is the row. Only on a page whose
-/// cards hold a good share of its text (see [`card_link_text`]).
+/// card's longest text, and the listing is the row. When `roots` is in no
+/// card, the block of it and a row of cards next to it (see
+/// [`block_with_row`]). Only on a page whose cards hold a good share of
+/// its text (see [`card_link_text`]).
 pub(crate) fn row_around(doc: &Document, roots: &[NodeId]) -> Option<NodeId> {
     let [root] = roots else {
         return None;
@@ -80,11 +82,74 @@ pub(crate) fn row_around(doc: &Document, roots: &[NodeId]) -> Option<NodeId> {
     let order: Vec<NodeRef<'_>> = std::iter::once(body).chain(body.descendants_it()).collect();
     let (cards, _) = find_cards(&order)?;
     let root = doc.tree.get(root)?;
-    let card = std::iter::once(root)
+    match std::iter::once(root)
         .chain(root.ancestors_it(None))
-        .find(|a| cards.contains(&a.id))?;
-    card.parent().map(|row| row.id)
+        .find(|a| cards.contains(&a.id))
+    {
+        Some(card) => card.parent().map(|row| row.id),
+        None => block_with_row(doc, &body, &root, &cards),
+    }
 }
+
+/// The block that holds `roots` and a row of cards next to it, when
+/// `roots` is one block of prose: a shop category's or a catalogue's
+/// description (WooCommerce `term-description`, Magento `category-view`,
+/// Shopify's `collection-description`/`rte`, a home page's welcome text)
+/// followed by its product grid, the listing itself. A scoring engine
+/// picks the prose, the longest text, and loses the grid. The nearest
+/// ancestor of the root (at most [`BESIDE_LEVELS`] up) that holds a row of
+/// cards, when the root and the cards are half its text or more (not the whole
+/// page with its menus). Only on a page whose cards hold a good share of
+/// its text (see [`card_link_text`]); `roots` is in no card.
+fn block_with_row(
+    doc: &Document,
+    body: &NodeRef<'_>,
+    root: &NodeRef<'_>,
+    cards: &FastSet<NodeId>,
+) -> Option<NodeId> {
+    // Each row's text (its cards'), summed onto the row's ancestors up to
+    // [`BESIDE_LEVELS`] above it: one walk per row, bounded.
+    let mut row_text: FastMap<NodeId, usize> = FastMap::default();
+    let mut in_row: FastMap<NodeId, usize> = FastMap::default();
+    for id in cards {
+        if let Some(card) = doc.tree.get(id)
+            && let Some(row) = card.parent()
+        {
+            *row_text.entry(row.id).or_default() += text_len(&card);
+        }
+    }
+    for (row, chars) in &row_text {
+        let Some(row) = doc.tree.get(row) else {
+            continue;
+        };
+        for a in std::iter::once(row)
+            .chain(row.ancestors_it(None))
+            .take(BESIDE_LEVELS + 1)
+        {
+            let held = in_row.entry(a.id).or_default();
+            *held = (*held).max(*chars);
+        }
+    }
+    // A root holding a row already has its listing.
+    if in_row.contains_key(&root.id) {
+        return None;
+    }
+    let root_text = text_len(root);
+    for a in root.ancestors_it(None).take(BESIDE_LEVELS) {
+        if a.id == body.id {
+            return None;
+        }
+        if let Some(&chars) = in_row.get(&a.id) {
+            return ((root_text + chars) * 2 >= text_len(&a)).then_some(a.id);
+        }
+    }
+    None
+}
+
+/// How far above a description its product grid's block may be: the
+/// description and the grid sit in a theme's container, rows and columns
+/// (Bootstrap's `container` > `row` > `col-*`, nested twice).
+const BESIDE_LEVELS: usize = 6;
 
 /// The cards of the rows of `order` and the link text inside them below
 /// each element; `None` when the cards hold too little of the text.
@@ -333,5 +398,23 @@ mod tests {
         let header = doc.select("header");
         let header: Vec<NodeId> = header.nodes().iter().map(|n| n.id).collect();
         assert_eq!(row_around(&doc, &header), None);
+    }
+
+    // A shop category's description is the longest prose and is picked;
+    // the grid of product cards after it in the same container is the
+    // listing: the container of both is the content, not the testimonials
+    // and newsletter after it.
+    #[test]
+    fn a_description_gives_the_block_with_the_grid_after_it() {
+        let doc = crate::parse::parse(include_str!("../test-data/description-then-grid.html"));
+        let ids =
+            |sel: &str| -> Vec<NodeId> { doc.select(sel).nodes().iter().map(|n| n.id).collect() };
+        let description = ids("div.category-description");
+        let container = ids("body > div.container");
+        assert_eq!(description.len(), 1);
+        assert_eq!(container.len(), 1);
+        assert_eq!(row_around(&doc, &description), container.first().copied());
+        // Prose with no grid near it keeps its own block.
+        assert_eq!(row_around(&doc, &ids("section.testimonials")), None);
     }
 }

@@ -728,3 +728,27 @@ fn builder_widgets_that_readability_drops_stay() {
         assert!(!out.contains("Brightwell Marketing"), "{out}");
     }
 }
+
+// Issue #12, listings: a shop category's description (WooCommerce
+// `term-description`, Magento `category-view`, Shopify
+// `collection-description`) is the page's longest prose and the scoring
+// engine picks it; the product grid that follows it in the same container
+// is the listing and comes with it.
+#[test]
+fn a_category_description_keeps_the_grid_after_it() {
+    let (text, md) = both("description-then-grid.html");
+    for out in [text, md] {
+        assert_contains(
+            &out,
+            &[
+                "Our whetstones are chosen by people who sharpen every day",
+                "Oil stones",
+                "$19.95 - $129.95",
+                "Ceramic stones from one thousand to twelve thousand grit.",
+                "Angle guides",
+            ],
+        );
+        assert!(!out.contains("Returns"), "{out}");
+        assert!(!out.contains("Strops"), "{out}");
+    }
+}
