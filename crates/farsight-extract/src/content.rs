@@ -125,7 +125,8 @@ pub(crate) fn choose(
     // An article is its picked blocks, unless they are a few words or
     // mostly links (an index: a Wikipedia "List of", a topic page): those
     // leave a few words once their link lists go, and its region says more
-    // (see `widen_to_region`).
+    // (see `widen_to_region`); or one accordion or tab panel holding a
+    // small share of the page (a service page marked as an article).
     if deadline.expired() || (!kind.spreads() && !few_words_or_links(doc, &blocks.roots)) {
         return blocks;
     }
@@ -149,12 +150,22 @@ fn widen_to_region(doc: &Document, found: Choice, kind: PageKind) -> Choice {
     // A few words out of a whole page (a listing whose every entry is one
     // link): the body minus furniture says more.
     let tiny = chosen < TINY_CONTENT;
+    let main = region::find(doc);
+    // An article whose picked blocks are one panel of a set (see
+    // `in_panel`) and a small share of its main region (its body without
+    // one) is one section of a page that spreads (a service page's
+    // accordion): the region is weighed as blocks.
+    let small_share = !kind.spreads()
+        && !tiny
+        && in_panel(doc, &found.roots)
+        && (chosen as f32) < whole_chars(doc) as f32 * SMALL_SHARE;
     // An article of links (see `choose`) keeps its picked blocks unless
     // they leave a few words.
-    if !kind.spreads() && !tiny {
+    if !kind.spreads() && !tiny && !small_share {
         return found;
     }
-    let (root, how, wider, at_most) = match region::find(doc) {
+    let (root, how, wider, at_most) = match main {
+        Some(main) if small_share => (main, Chosen::Blocks, BODY_WIDER, Some(SHARE_TOO_WIDE)),
         // Furniture removal only shortens the region's text: when the
         // chosen blocks already hold nearly all of it, the region is not
         // looked at.
@@ -170,6 +181,8 @@ fn widen_to_region(doc: &Document, found: Choice, kind: PageKind) -> Choice {
             };
             if kind.discussion || tiny {
                 (body, Chosen::Region, 1.0, None)
+            } else if small_share {
+                (body, Chosen::Blocks, BODY_WIDER, Some(SHARE_TOO_WIDE))
             } else {
                 // The body as blocks: its link lists (a tag cloud, an
                 // archive) go too.
@@ -204,8 +217,10 @@ fn widen_to_region(doc: &Document, found: Choice, kind: PageKind) -> Choice {
     }
 }
 
-/// Whether the text below `roots` is less than [`TINY_CONTENT`] or at
-/// least [`LINKS_SHARE`] link text, in one walk.
+/// Whether the text below `roots` is less than [`TINY_CONTENT`], at
+/// least [`LINKS_SHARE`] link text, or, in one panel of a set (see
+/// [`in_panel`]), less than [`SMALL_SHARE`] of the page's main region (its
+/// body without one).
 fn few_words_or_links(doc: &Document, roots: &[NodeId]) -> bool {
     let (mut all, mut links) = (0, 0);
     for root in roots.iter().filter_map(|r| doc.tree.get(r)) {
@@ -216,8 +231,45 @@ fn few_words_or_links(doc: &Document, roots: &[NodeId]) -> bool {
             .map(|a| a.normalized_char_count())
             .sum::<usize>();
     }
-    all < TINY_CONTENT || links as f32 >= all as f32 * LINKS_SHARE
+    all < TINY_CONTENT
+        || links as f32 >= all as f32 * LINKS_SHARE
+        || (in_panel(doc, roots) && (all as f32) < whole_chars(doc) as f32 * SMALL_SHARE)
 }
+
+/// The characters of the page's main region, or of its body without one.
+fn whole_chars(doc: &Document) -> usize {
+    region::find(doc)
+        .or_else(|| doc.body().map(|b| b.id))
+        .and_then(|r| doc.tree.get(&r))
+        .map_or(0, |r| r.normalized_char_count())
+}
+
+/// Whether one of `roots` is, or lies in, one panel of a set of panels
+/// that show one at a time: WAI-ARIA's tab panel (`role="tabpanel"`) or
+/// accordion panel (`role="region"` labelled by its toggle through
+/// `aria-labelledby`), as Elementor, Bootstrap and most accordion widgets
+/// mark them. Readability picks the panel with the most prose; the page
+/// is all of them and what is around them.
+fn in_panel(doc: &Document, roots: &[NodeId]) -> bool {
+    roots.iter().filter_map(|r| doc.tree.get(r)).any(|root| {
+        std::iter::once(root)
+            .chain(root.ancestors_it(None))
+            .any(|n| match n.attr("role") {
+                Some(role) if role.eq_ignore_ascii_case("tabpanel") => true,
+                Some(role) if role.eq_ignore_ascii_case("region") => n.has_attr("aria-labelledby"),
+                _ => false,
+            })
+    })
+}
+
+/// The share of the page's main region (its body without one) below
+/// which an article's picked blocks are one section of many.
+const SMALL_SHARE: f32 = 0.2;
+
+/// How many times the picked blocks' text the region weighed as blocks
+/// may keep when they were a small share of it: more is comments, feeds
+/// and teasers no furniture rule names.
+const SHARE_TOO_WIDE: f32 = 10.0;
 
 /// The share of link text that makes picked blocks an index of links.
 const LINKS_SHARE: f32 = 0.5;

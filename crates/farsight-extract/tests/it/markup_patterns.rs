@@ -752,3 +752,26 @@ fn a_category_description_keeps_the_grid_after_it() {
         assert!(!out.contains("Strops"), "{out}");
     }
 }
+
+// Issue #12: a service page marked as an article (`og:type`) whose
+// longest prose sits in one accordion panel (WAI-ARIA's `role="region"`
+// labelled by its toggle, as Elementor marks it): Readability picked that
+// panel alone, a small share of the page.
+#[test]
+fn one_accordion_panel_of_an_article_gives_the_page() {
+    let (text, md) = both("service-accordion.html");
+    for out in [&text, &md] {
+        assert_contains(
+            out,
+            &[
+                "Two or more people who start a business together",
+                "Buying a business",
+                "Annual reports",
+                "Filing forms is quick",
+                "a flat fee of nine hundred dollars",
+                "the lawyer who will handle your formation",
+            ],
+        );
+        assert!(!out.contains("All rights reserved"), "{out}");
+    }
+}
