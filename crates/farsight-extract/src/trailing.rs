@@ -107,8 +107,10 @@ fn find_run<'a>(root: &NodeRef<'a>, total: usize) -> Option<Vec<NodeRef<'a>>> {
             .children_it(false)
             .filter(|c| c.is_element())
             .collect();
+        // Counts stop at the bound each test needs: a full count of every
+        // level's subtree costs depth × size on deeply nested pages.
         let mut end = kids.len();
-        while end > 0 && chars(&kids[end - 1]) < TINY {
+        while end > 0 && chars_below(&kids[end - 1], TINY) < TINY {
             end -= 1;
         }
         let last = *kids.get(end.checked_sub(1)?)?;
@@ -118,16 +120,20 @@ fn find_run<'a>(root: &NodeRef<'a>, total: usize) -> Option<Vec<NodeRef<'a>>> {
         }
         let run = &kids[start..end];
         if run.len() >= MIN_RUN && is_block(&last) {
-            let sizes: Vec<usize> = run.iter().map(chars).collect();
-            let cut = run
+            let excerpts = run
                 .iter()
-                .filter(|n| ends_cut(n) || linked_heading(n))
-                .count();
-            let in_run: usize = sizes.iter().sum();
+                .all(|n| chars_below(n, MAX_TEASER + 1) <= MAX_TEASER);
             // Teasers are excerpts, at least half of them cut off; some
             // are whole quotes or one-line posts.
-            if cut >= MIN_RUN && cut * 2 >= run.len() && sizes.iter().all(|s| *s <= MAX_TEASER) {
-                return (total.saturating_sub(in_run) >= MIN_BEFORE).then(|| run.to_vec());
+            if excerpts {
+                let cut = run
+                    .iter()
+                    .filter(|n| ends_cut(n) || linked_heading(n))
+                    .count();
+                if cut >= MIN_RUN && cut * 2 >= run.len() {
+                    let in_run: usize = run.iter().map(chars).sum();
+                    return (total.saturating_sub(in_run) >= MIN_BEFORE).then(|| run.to_vec());
+                }
             }
         }
         parent = last;
@@ -189,6 +195,23 @@ fn chars(n: &NodeRef<'_>) -> usize {
             })
         })
         .sum()
+}
+
+/// [`chars`] up to `limit`: the count stops once it reaches the limit, so
+/// a test against a bound costs at most the bound's worth of text nodes'
+/// reading, not the whole subtree's.
+fn chars_below(n: &NodeRef<'_>, limit: usize) -> usize {
+    let mut seen = 0;
+    for d in std::iter::once(*n).chain(n.descendants_it()) {
+        seen += d.query_or(0, |node| match &node.data {
+            NodeData::Text { contents } => non_space(contents),
+            _ => 0,
+        });
+        if seen >= limit {
+            break;
+        }
+    }
+    seen
 }
 
 /// Non-space characters of `s`; ASCII byte by byte.
