@@ -33,6 +33,7 @@ use std::hash::Hasher;
 use std::rc::Rc;
 
 use dom_query::{NodeData, NodeRef};
+use html5ever::{LocalName, local_name};
 
 use crate::fasthash::{FastMap, FxHasher};
 
@@ -69,16 +70,21 @@ impl Words {
             let NodeData::Element(el) = &node.data else {
                 return None;
             };
-            let value = |name: &str| {
+            // Names compared as atoms: one integer each, no string read.
+            let value = |name: &LocalName| {
                 el.attrs
                     .iter()
-                    .find(|a| &*a.name.local == name)
+                    .find(|a| a.name.local == *name)
                     .map_or("", |a| &*a.value)
             };
-            let id = if with_id { value("id") } else { "" };
-            Some(remembered(value("class"), id))
+            let id = if with_id {
+                value(&local_name!("id"))
+            } else {
+                ""
+            };
+            Some(remembered(value(&local_name!("class")), id))
         })
-        .unwrap_or_default()
+        .unwrap_or_else(none)
     }
 
     /// A class and an id as written in the page, any case.
@@ -139,6 +145,8 @@ const REMEMBERED: usize = 4096;
 const REMEMBERED_LEN: usize = 512;
 
 thread_local! {
+    /// See [`none`].
+    static NONE: Rc<Words> = Rc::new(Words::default());
     /// The [`Words`] of the class and id pairs read lately, by a hash of
     /// the pair as written: the cards of a grid share their class, and the
     /// passes ask about each element several times (seven on a page whose
@@ -160,9 +168,19 @@ pub(crate) fn forget() {
     });
 }
 
+/// The [`Words`] of an element without class or id (most elements of a
+/// page, and every node that is not an element): one value per thread,
+/// shared, never looked up.
+fn none() -> Rc<Words> {
+    NONE.with(Rc::clone)
+}
+
 /// The [`Words`] of a class and an id as written, read once per pair (see
 /// [`SEEN`]).
 fn remembered(class: &str, id: &str) -> Rc<Words> {
+    if class.is_empty() && id.is_empty() {
+        return none();
+    }
     if class.len() + id.len() > REMEMBERED_LEN {
         return Rc::new(Words::read(class, id));
     }
