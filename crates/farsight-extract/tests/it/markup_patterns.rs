@@ -775,3 +775,30 @@ fn one_accordion_panel_of_an_article_gives_the_page() {
         assert!(!out.contains("All rights reserved"), "{out}");
     }
 }
+
+// Issue #12, service pages: a WordPress page (body class `page-id-N`)
+// whose theme types the body with schema.org microdata (`itemtype`
+// `WebPage`, as Astra, GeneratePress and Genesis write it) instead of a
+// JSON-LD graph, and whose SEO plugin says `og:type` article anyway: a
+// page, whose sections are all content, not an article whose longest
+// prose alone is.
+#[test]
+fn a_wordpress_page_typed_web_page_in_microdata_is_read_as_a_page() {
+    let (text, md) = both("page-microdata-og-article.html");
+    for out in [&text, &md] {
+        assert_contains(
+            out,
+            &[
+                "Safe, warm and within warranty, every year.",
+                "Our engineer tests the flue gases",
+                "Oil boilers: one hundred and twenty pounds",
+                "Exeter and twenty-five miles around it.",
+            ],
+        );
+        assert!(!out.contains("Example Heating"), "{out}");
+    }
+    // An article's headline is its metadata's title, not its text; a
+    // page's heading opens its content.
+    assert!(text.starts_with("Boiler servicing\n"), "{text}");
+    assert!(md.starts_with("# Boiler servicing\n"), "{md}");
+}
