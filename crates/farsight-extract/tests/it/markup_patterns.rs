@@ -802,3 +802,26 @@ fn a_wordpress_page_typed_web_page_in_microdata_is_read_as_a_page() {
     assert!(text.starts_with("Boiler servicing\n"), "{text}");
     assert!(md.starts_with("# Boiler servicing\n"), "{md}");
 }
+
+// Issue #12, service pages: Google Tag Manager's `<noscript>` frame
+// written self-closing (`<iframe ... />`, which HTML does not close). A
+// browser reads a noscript as text up to `</noscript>`; read as markup,
+// the open frame's raw text took the rest of the page along.
+#[test]
+fn a_frame_left_open_in_a_noscript_ends_with_it() {
+    let (text, md) = both("noscript-open-frame.html");
+    for out in [&text, &md] {
+        assert_contains(
+            out,
+            &[
+                "Push your code and we build it",
+                "Three steps",
+                "Link the repository your team already uses.",
+                "Every push deploys",
+                "We moved four services in an afternoon",
+            ],
+        );
+        assert!(!out.contains("Example Cloud"), "{out}");
+        assert!(!out.contains("googletagmanager"), "{out}");
+    }
+}
