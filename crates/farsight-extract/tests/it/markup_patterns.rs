@@ -825,3 +825,31 @@ fn a_frame_left_open_in_a_noscript_ends_with_it() {
         assert!(!out.contains("googletagmanager"), "{out}");
     }
 }
+
+// Issue #12, service pages: Adobe Experience Manager builds marketing
+// pages of components named by type, `cmp-teaser`, `cmp-promo`,
+// `cmp-banner`, in grid columns (`teaser aem-GridColumn`), with generated
+// ids (`teaser-<hash>`).
+// Read as words, those types made the page's sections promotions and
+// teasers; the navigation is still furniture.
+#[test]
+fn aem_content_components_are_content() {
+    let (text, md) = both("aem-components.html");
+    for out in [&text, &md] {
+        assert_contains(
+            out,
+            &[
+                "We help teams move to the cloud",
+                "Start with an assessment",
+                "Two weeks, a written report",
+                "Identity and access",
+                "Alerts your team can act on",
+                "Case study: a regional bank",
+                "How a bank of four hundred branches",
+                "A first call of half an hour",
+            ],
+        );
+        assert!(!out.contains("Services"), "{out}");
+        assert!(!out.contains("Example Advisory"), "{out}");
+    }
+}
