@@ -889,19 +889,24 @@ pub(crate) fn find_raw_end(bytes: &[u8], from: usize, kind: Raw) -> (usize, usiz
 /// noscript as text up to `</noscript>`, but this parser reads it as markup
 /// (its content is shown when it holds the page, see `clean.rs`), and the
 /// open frame's raw text took the rest of the page along. `None` when the
-/// frame is closed first (or there is no `</noscript>`).
+/// frame is closed first (or neither end tag follows). The walk stops at
+/// the first of the two, which reading then goes past: linear in the page.
 fn frame_cut_by_noscript(bytes: &[u8], from: usize) -> Option<usize> {
-    let (frame_end, _) = find_raw_end(bytes, from, Raw::Iframe);
     let mut i = from;
-    while let Some(p) = memchr::memmem::find(&bytes[i..frame_end], b"</") {
+    while let Some(p) = memchr::memmem::find(&bytes[i..], b"</") {
         let at = i + p;
-        let name_end = at + 2 + b"noscript".len();
-        if name_end <= frame_end
-            && bytes[at + 2..name_end].eq_ignore_ascii_case(b"noscript")
-            && bytes
-                .get(name_end)
-                .is_none_or(|&c| is_space(c) || c == b'/' || c == b'>')
-        {
+        let is_end_of = |name: &[u8]| {
+            let end = at + 2 + name.len();
+            bytes.len() >= end
+                && bytes[at + 2..end].eq_ignore_ascii_case(name)
+                && bytes
+                    .get(end)
+                    .is_none_or(|&c| is_space(c) || c == b'/' || c == b'>')
+        };
+        if is_end_of(b"iframe") {
+            return None;
+        }
+        if is_end_of(b"noscript") {
             return Some(at);
         }
         i = at + 2;
