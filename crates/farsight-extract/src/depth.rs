@@ -220,12 +220,26 @@ impl<'a> Sim<'a> {
                         self.skip_blank(from, lt);
                     }
                     let opened = self.start_tag(name, self_closing, lt, close);
+                    // A frame in a `<noscript>` that the noscript's end
+                    // closes (see `frame_cut_by_noscript`) goes with its
+                    // text: a browser never shows either.
+                    let cut = match opened {
+                        Opened::Raw(Raw::Iframe)
+                            if self.elide
+                                && self.copied <= lt
+                                && self.nearest("noscript").is_some() =>
+                        {
+                            frame_cut_by_noscript(bytes, close)
+                        }
+                        _ => None,
+                    };
                     // Scripts and style sheets go whole: removed after
                     // parsing anyway, they are a twentieth of the elements.
-                    let whole = self.elide
-                        && self.copied <= lt
-                        && matches!(opened, Opened::Raw(Raw::Script | Raw::Style))
-                        && matches!(opened, Opened::Raw(k) if elidable(k, &bytes[lt..close]));
+                    let whole = cut.is_some()
+                        || (self.elide
+                            && self.copied <= lt
+                            && matches!(opened, Opened::Raw(Raw::Script | Raw::Style))
+                            && matches!(opened, Opened::Raw(k) if elidable(k, &bytes[lt..close])));
                     // Unless the tag itself was dropped.
                     if self.copied <= lt && !whole {
                         for &(from, to) in &attrs {
@@ -236,8 +250,9 @@ impl<'a> Sim<'a> {
                     match opened {
                         Opened::Plaintext => return,
                         Opened::Raw(kind) => {
-                            let (body_end, end) = match kind {
-                                Raw::Svg => find_svg_end(self.html, close),
+                            let (body_end, end) = match (kind, cut) {
+                                (_, Some(at)) => (at, at),
+                                (Raw::Svg, _) => find_svg_end(self.html, close),
                                 _ => find_raw_end(bytes, close, kind),
                             };
                             if whole {
@@ -864,6 +879,39 @@ pub(crate) fn find_raw_end(bytes: &[u8], from: usize, kind: Raw) -> (usize, usiz
         i = at;
     }
     (bytes.len(), bytes.len())
+}
+
+/// Where the `<noscript>` around an `<iframe>` whose start tag ends at
+/// `from` ends, when that comes before the frame's own end tag. Google Tag
+/// Manager's snippet, `<noscript><iframe src=".../ns.html?id=GTM-..."
+/// height="0" width="0" /></noscript>`, is often written self-closing,
+/// which HTML does not close: a browser, which runs scripts, reads the
+/// noscript as text up to `</noscript>`, but this parser reads it as markup
+/// (its content is shown when it holds the page, see `clean.rs`), and the
+/// open frame's raw text took the rest of the page along. `None` when the
+/// frame is closed first (or neither end tag follows). The walk stops at
+/// the first of the two, which reading then goes past: linear in the page.
+fn frame_cut_by_noscript(bytes: &[u8], from: usize) -> Option<usize> {
+    let mut i = from;
+    while let Some(p) = memchr::memmem::find(&bytes[i..], b"</") {
+        let at = i + p;
+        let is_end_of = |name: &[u8]| {
+            let end = at + 2 + name.len();
+            bytes.len() >= end
+                && bytes[at + 2..end].eq_ignore_ascii_case(name)
+                && bytes
+                    .get(end)
+                    .is_none_or(|&c| is_space(c) || c == b'/' || c == b'>')
+        };
+        if is_end_of(b"iframe") {
+            return None;
+        }
+        if is_end_of(b"noscript") {
+            return Some(at);
+        }
+        i = at + 2;
+    }
+    None
 }
 
 /// Where an SVG image's body ends: at its `</svg>`, or, as a browser
@@ -1505,6 +1553,24 @@ mod tests {
         );
         // Depth capping alone keeps them: it changes nothing but depth.
         assert_eq!(cap_depth(html, MAX_DEPTH), html);
+    }
+
+    #[test]
+    fn prepare_ends_a_frame_left_open_in_a_noscript_with_it() {
+        // Google Tag Manager's snippet written self-closing: the frame
+        // goes up to `</noscript>`, and the page after it stays markup.
+        let html = "<body><noscript><iframe src=\"ns.html?id=GTM-X\" height=\"0\" />\
+                    </noscript><div><p>Text</p></div></body>";
+        assert_eq!(
+            prepare(html, MAX_DEPTH, false),
+            "<body><noscript></noscript><div><p>Text</p></div></body>"
+        );
+        // A frame closed inside its noscript stays as it was.
+        let closed = "<body><noscript><iframe src=a></iframe></noscript><p>b</p></body>";
+        assert_eq!(prepare(closed, MAX_DEPTH, false), closed);
+        // Outside a noscript a browser reads the frame open too.
+        let open = "<body><iframe src=a /><p>b</p></body>";
+        assert_eq!(prepare(open, MAX_DEPTH, false), open);
     }
 
     #[test]

@@ -252,11 +252,13 @@ pub(crate) fn read(doc: &Document, structured: bool) -> PageFacts {
     // `WebPage` and no `Article` node and either WordPress's body class
     // names a page (`page-id-42`; a post's is `postid-42`) or the `WebPage`
     // is its only content node on a page without `article:published_time`
-    // (Yoast writes it on posts, not on pages).
-    let wordpress_page = ld.web_page
-        && !ld.article
-        && (is_wordpress_page(doc)
-            || (!ld.other_content && get(&["article:published_time"]).is_none()));
+    // (Yoast writes it on posts, not on pages). Themes that write
+    // schema.org microdata (Astra, GeneratePress, Genesis) type a page's
+    // `<body>` `WebPage` instead of a graph: with the body class of a page,
+    // that says the same.
+    let wordpress_page = !ld.article
+        && ((is_wordpress_page(doc) && (ld.web_page || body_is_web_page(doc)))
+            || (ld.web_page && !ld.other_content && get(&["article:published_time"]).is_none()));
     let og_article = og_type.as_deref() == Some("article")
         && !ld.listing
         && !ld.product
@@ -315,6 +317,19 @@ fn is_wordpress_page(doc: &Document) -> bool {
         c.split_ascii_whitespace()
             .any(|w| w.starts_with("page-id-"))
     })
+}
+
+/// Whether the body is a schema.org microdata item of type `WebPage`
+/// (`itemtype="https://schema.org/WebPage"`, as themes that write
+/// microdata type every page's body).
+fn body_is_web_page(doc: &Document) -> bool {
+    doc.body()
+        .and_then(|b| b.attr("itemtype"))
+        .is_some_and(|t| {
+            let t = t.trim().trim_end_matches('/');
+            t.strip_suffix("WebPage")
+                .is_some_and(|rest| rest.ends_with("schema.org/"))
+        })
 }
 
 /// Whether the body's class is WordPress's for an archive (`archive`:
@@ -610,6 +625,15 @@ mod tests {
             "page page-id-42",
             r#"{"@type":"WebSite"}"#
         )));
+        // A theme's microdata types the page's body instead of a graph.
+        let micro = |body: &str| {
+            page(body, r#"{"@type":"WebSite"}"#).replace(
+                "<body class",
+                "<body itemtype=\"https://schema.org/WebPage\" itemscope class",
+            )
+        };
+        assert!(!is_article(&micro("page page-id-42")));
+        assert!(is_article(&micro("single single-post postid-42")));
     }
 
     #[test]

@@ -38,6 +38,7 @@ use html5ever::{LocalName, local_name};
 use crate::fasthash::{FastMap, FxHasher};
 
 use index::Index;
+use tables::AEM_CONTENT_COMPONENTS;
 
 mod index;
 pub(crate) mod tables;
@@ -93,9 +94,14 @@ impl Words {
     }
 
     fn read(class: &str, id: &str) -> Self {
+        let id = id.to_ascii_lowercase();
         Self {
-            class: without_arbitrary_values(class),
-            id: id.to_ascii_lowercase(),
+            class: without_aem_component_names(without_arbitrary_values(class)),
+            id: if is_aem_content_id(&id) {
+                String::new()
+            } else {
+                id
+            },
             masks: Default::default(),
         }
     }
@@ -133,6 +139,50 @@ fn without_arbitrary_values(class: &str) -> String {
         out.push_str(&name.to_ascii_lowercase());
     }
     out
+}
+
+/// `class` (lower case) without the names of Adobe Experience Manager's
+/// content components ([`AEM_CONTENT_COMPONENTS`]) when it is an AEM
+/// component's: a name starting `cmp-` (the Core Components' blocks and
+/// their parts: `cmp-teaser`, `cmp-promo__services`, `cmp-cta__banner`) or
+/// the layout grid's column (`aem-GridColumn`), beside which the
+/// component's wrapper names its type alone (`promo`). There they say which
+/// component an author placed on the page, not that it is furniture: read
+/// as words, they made an AEM page's sections promotions and teasers.
+fn without_aem_component_names(class: String) -> String {
+    let is_aem = |t: &str| t.starts_with("cmp-") || t.starts_with("aem-gridcolumn");
+    if !(class.contains("cmp-") || class.contains("aem-gridcolumn"))
+        || !class.split_ascii_whitespace().any(is_aem)
+    {
+        return class;
+    }
+    let names_content = |t: &str| {
+        if t.starts_with("cmp-") {
+            parts(t).any(|p| AEM_CONTENT_COMPONENTS.contains(&p))
+        } else {
+            AEM_CONTENT_COMPONENTS.contains(&t)
+        }
+    };
+    let mut out = String::with_capacity(class.len());
+    for name in class.split_ascii_whitespace().filter(|t| !names_content(t)) {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(name);
+    }
+    out
+}
+
+/// Whether `id` (lower case) is one AEM's Core Components generate for a
+/// content component ([`AEM_CONTENT_COMPONENTS`]): its type, a hyphen and
+/// ten hexadecimal digits of a hash (`teaser-5b0e8c2a41`), on a page that
+/// may style it with class names that say nothing.
+fn is_aem_content_id(id: &str) -> bool {
+    id.rsplit_once('-').is_some_and(|(kind, hash)| {
+        hash.len() == 10
+            && hash.bytes().all(|b| b.is_ascii_hexdigit())
+            && AEM_CONTENT_COMPONENTS.contains(&kind)
+    })
 }
 
 /// At most this many class and id pairs are remembered per thread; then

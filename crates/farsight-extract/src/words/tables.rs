@@ -37,6 +37,14 @@ pub(crate) static NOISE: Table = Table::parts(&[
     "comments",
 ]);
 
+/// The types of Adobe Experience Manager's components that marketing pages
+/// are built of and that [`NOISE`] and [`TEASER`] would read as promotion:
+/// the Core Components' Teaser (an image, a title, a description and a
+/// link), a promotion card and a call to action's banner. Not words of a
+/// table: in an AEM component's class or generated id they are left out
+/// before any table reads it (see `without_aem_component_names`).
+pub(crate) const AEM_CONTENT_COMPONENTS: &[&str] = &["teaser", "promo", "banner"];
+
 /// Furniture that sits inside `<main>` on service, shop and listing pages,
 /// on top of [`NOISE`]: ratings, carts, filters, pagination. Word parts, as
 /// [`NOISE`] (`woocommerce-pagination`, `product-cross-sell`; `sort` is not

@@ -302,3 +302,36 @@ fn raw_values_are_read_as_their_lower_case() {
         }
     }
 }
+
+/// Adobe Experience Manager's component classes and generated ids name the
+/// component an author placed: its teasers, promotion cards and banners
+/// are not furniture there, and the same words still are elsewhere.
+#[test]
+fn aem_content_components_are_not_furniture() {
+    for (class, id) in [
+        (
+            "promo cmp-promo__services aem-GridColumn aem-GridColumn--default--4",
+            "",
+        ),
+        ("cta cmp-cta cmp-cta__banner cmp-cta__banner--bg-teal", ""),
+        ("cmp-promo-container cmp-content-width", ""),
+        ("sc-91c285dd-10", "teaser-8bd8b65ebf"),
+        ("cmp-teaser", ""),
+    ] {
+        let w = words_of(class, id);
+        assert!(!NOISE.matches(&w), "{class} {id}");
+        assert!(!TEASER.matches(&w), "{class} {id}");
+    }
+    for (class, id) in [
+        ("promo", ""),
+        ("hero-banner", ""),
+        ("promo-strip cmp-text", ""),
+        ("", "teaser-list"),
+        ("", "teaser-8bd8b65e"),
+    ] {
+        let w = words_of(class, id);
+        assert!(NOISE.matches(&w) || TEASER.matches(&w), "{class} {id}");
+    }
+    // The navigation stays furniture on an AEM page.
+    assert!(NOISE.matches(&words_of("cmp-navigation__nav aem-GridColumn", "")));
+}

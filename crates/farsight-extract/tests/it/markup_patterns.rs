@@ -775,3 +775,81 @@ fn one_accordion_panel_of_an_article_gives_the_page() {
         assert!(!out.contains("All rights reserved"), "{out}");
     }
 }
+
+// Issue #12, service pages: a WordPress page (body class `page-id-N`)
+// whose theme types the body with schema.org microdata (`itemtype`
+// `WebPage`, as Astra, GeneratePress and Genesis write it) instead of a
+// JSON-LD graph, and whose SEO plugin says `og:type` article anyway: a
+// page, whose sections are all content, not an article whose longest
+// prose alone is.
+#[test]
+fn a_wordpress_page_typed_web_page_in_microdata_is_read_as_a_page() {
+    let (text, md) = both("page-microdata-og-article.html");
+    for out in [&text, &md] {
+        assert_contains(
+            out,
+            &[
+                "Safe, warm and within warranty, every year.",
+                "Our engineer tests the flue gases",
+                "Oil boilers: one hundred and twenty pounds",
+                "Exeter and twenty-five miles around it.",
+            ],
+        );
+        assert!(!out.contains("Example Heating"), "{out}");
+    }
+    // An article's headline is its metadata's title, not its text; a
+    // page's heading opens its content.
+    assert!(text.starts_with("Boiler servicing\n"), "{text}");
+    assert!(md.starts_with("# Boiler servicing\n"), "{md}");
+}
+
+// Issue #12, service pages: Google Tag Manager's `<noscript>` frame
+// written self-closing (`<iframe ... />`, which HTML does not close). A
+// browser reads a noscript as text up to `</noscript>`; read as markup,
+// the open frame's raw text took the rest of the page along.
+#[test]
+fn a_frame_left_open_in_a_noscript_ends_with_it() {
+    let (text, md) = both("noscript-open-frame.html");
+    for out in [&text, &md] {
+        assert_contains(
+            out,
+            &[
+                "Push your code and we build it",
+                "Three steps",
+                "Link the repository your team already uses.",
+                "Every push deploys",
+                "We moved four services in an afternoon",
+            ],
+        );
+        assert!(!out.contains("Example Cloud"), "{out}");
+        assert!(!out.contains("googletagmanager"), "{out}");
+    }
+}
+
+// Issue #12, service pages: Adobe Experience Manager builds marketing
+// pages of components named by type, `cmp-teaser`, `cmp-promo`,
+// `cmp-banner`, in grid columns (`teaser aem-GridColumn`), with generated
+// ids (`teaser-<hash>`).
+// Read as words, those types made the page's sections promotions and
+// teasers; the navigation is still furniture.
+#[test]
+fn aem_content_components_are_content() {
+    let (text, md) = both("aem-components.html");
+    for out in [&text, &md] {
+        assert_contains(
+            out,
+            &[
+                "We help teams move to the cloud",
+                "Start with an assessment",
+                "Two weeks, a written report",
+                "Identity and access",
+                "Alerts your team can act on",
+                "Case study: a regional bank",
+                "How a bank of four hundred branches",
+                "A first call of half an hour",
+            ],
+        );
+        assert!(!out.contains("Services"), "{out}");
+        assert!(!out.contains("Example Advisory"), "{out}");
+    }
+}
