@@ -33,7 +33,7 @@ pub(crate) fn choose(doc: &Document) -> Option<Vec<NodeId>> {
     let mut noise: FastMap<NodeId, bool> = FastMap::default();
     let mut scores: FastMap<NodeId, f32> = FastMap::default();
     for n in &order {
-        let Some(name) = n.node_name() else {
+        let Some(name) = crate::tag::of(&n) else {
             continue;
         };
         let parent_noise = n
@@ -162,13 +162,14 @@ fn data_table_links(
 ) -> FastMap<NodeId, usize> {
     let mut found: FastMap<NodeId, usize> = FastMap::default();
     for n in order.iter().rev() {
-        let own = if n.node_name().as_deref() == Some("table") && crate::table::is_data_table(n) {
-            stats.get(&n.id).map_or(0, |s| s.link as usize)
-        } else {
-            n.children_it(false)
-                .filter_map(|c| found.get(&c.id).copied())
-                .sum()
-        };
+        let own =
+            if crate::tag::of(&n).as_deref() == Some("table") && crate::table::is_data_table(n) {
+                stats.get(&n.id).map_or(0, |s| s.link as usize)
+            } else {
+                n.children_it(false)
+                    .filter_map(|c| found.get(&c.id).copied())
+                    .sum()
+            };
         if own > 0 {
             found.insert(n.id, own);
         }
@@ -201,7 +202,7 @@ fn doomed(
         // furniture never holds most of the content's text.
         let most = st(root).text / 2;
         for d in r.descendants_it() {
-            let Some(name) = d.node_name() else {
+            let Some(name) = crate::tag::of(&d) else {
                 continue;
             };
             if boilerplate::is_noise(&d) && st(&d.id).text <= most {
@@ -363,7 +364,7 @@ pub(crate) fn subtree_stats(order: &[NodeRef<'_>]) -> FastMap<NodeId, Stats> {
                 s.commas += cs.commas;
             }
         }
-        if n.node_name().as_deref() == Some("a") {
+        if crate::tag::of(&n).as_deref() == Some("a") {
             s.link = s.text;
         }
         stats.insert(n.id, s);
@@ -398,7 +399,7 @@ fn direct_text(n: &NodeRef<'_>) -> String {
     for c in n.children_it(false) {
         if c.is_text() {
             out.push_str(&c.text());
-        } else if let Some(name) = c.node_name()
+        } else if let Some(name) = crate::tag::of(&c)
             && matches!(
                 &*name,
                 "a" | "b"

@@ -162,7 +162,7 @@ pub(crate) fn plan(doc: &Document, roots: &[NodeId], kind: PageKind) -> Plan {
         if is_root.contains(&n.id) {
             continue;
         }
-        let Some(name) = n.node_name() else {
+        let Some(name) = crate::tag::of(&n) else {
             continue;
         };
         let s = size(&n.id);
@@ -436,7 +436,7 @@ fn sizes(order: &[NodeRef<'_>]) -> FastMap<NodeId, Size> {
                 s.links += cs.links;
             }
         }
-        if n.node_name().as_deref() == Some("a") {
+        if crate::tag::of(&n).as_deref() == Some("a") {
             s.link = s.text;
             s.links += 1;
         }

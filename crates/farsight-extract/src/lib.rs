@@ -61,6 +61,7 @@ mod streamed;
 mod structured;
 mod structured_read;
 mod table;
+mod tag;
 mod text_kinds;
 mod threads;
 mod trailing;
