@@ -363,12 +363,24 @@ fn is_date_line(n: &NodeRef<'_>, name: &str, text: usize) -> bool {
             .any(|d| d.node_name().as_deref() == Some("time"))
 }
 
-/// Whether `n`, or its parent or grandparent, has an element sibling of the
-/// same tag and class beside it: an entry of a row of alike entries.
+/// Whether `n`, or its parent or grandparent, has an element sibling
+/// beside it of the same tag, the same first class word and as many class
+/// words: an entry of a row of alike entries. An entry's last words may
+/// tell it apart (an A–Z index's letter blocks `letter-group A`,
+/// `letter-group B`; a numbered or a state's modifier), as `cards::alike_key`
+/// reads a row by its first word; as many words keeps a one-off block
+/// beside its row (a featured card's extra words, a heading block) apart.
 fn in_row(n: &NodeRef<'_>) -> bool {
+    /// The first class word and the number of class words.
+    fn class_shape(e: &NodeRef<'_>) -> Option<(String, usize)> {
+        let class = e.attr("class")?;
+        let mut words = class.split_whitespace();
+        let first = words.next()?.to_owned();
+        Some((first, 1 + words.count()))
+    }
     fn has_twin(e: &NodeRef<'_>) -> bool {
-        let alike =
-            |s: NodeRef<'_>| s.node_name() == e.node_name() && s.attr("class") == e.attr("class");
+        let shape = class_shape(e);
+        let alike = |s: NodeRef<'_>| s.node_name() == e.node_name() && class_shape(&s) == shape;
         e.prev_element_sibling().is_some_and(alike) || e.next_element_sibling().is_some_and(alike)
     }
     std::iter::once(*n)

@@ -853,3 +853,27 @@ fn aem_content_components_are_content() {
         assert!(!out.contains("Example Advisory"), "{out}");
     }
 }
+
+// Issue #12, listings: an A–Z index whose letter blocks differ only in
+// their last class word (`letter-group A`, `letter-group B`) is a row of
+// alike entries, each a letter and a run of links; the run of links is
+// the listing, not a "Don't miss" line to drop.
+#[test]
+fn letter_blocks_of_an_a_to_z_index_are_a_row() {
+    let (text, md) = both("az-index-letter-groups.html");
+    for out in [&text, &md] {
+        assert_contains(
+            out,
+            &[
+                "Browse the catalogues",
+                "Aerators",
+                "Bulb planters",
+                "Compost bins",
+                "Daisy grubbers",
+                "Hose reels",
+                "Pressure sprayers",
+            ],
+        );
+        assert!(!out.contains("Terms of use"), "{out}");
+    }
+}
