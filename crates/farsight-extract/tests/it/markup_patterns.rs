@@ -775,3 +775,26 @@ fn one_accordion_panel_of_an_article_gives_the_page() {
         assert!(!out.contains("All rights reserved"), "{out}");
     }
 }
+
+// Issue #12, collections: a shop theme's card text under each picture sits
+// in a box whose class says caption (WooCommerce themes'
+// `product-caption`) and holds the product's heading, excerpt and price.
+// Off articles a caption beside an image went as a card's overlay: the
+// grid came out empty. No caption holds a heading.
+#[test]
+fn a_caption_box_holding_a_heading_is_a_cards_text() {
+    let (text, md) = both("caption-cards.html");
+    for out in [text, md] {
+        assert_contains(
+            &out,
+            &[
+                "Folding kettle",
+                "A kettle of soft silicone that folds flat",
+                "$24.00",
+                "Cutlery roll",
+                "burns the sticks you pick up around camp",
+            ],
+        );
+        assert!(!out.contains("All rights reserved"), "{out}");
+    }
+}
