@@ -186,6 +186,13 @@ pub(crate) fn plan(doc: &Document, roots: &[NodeId], kind: PageKind) -> Plan {
             doomed.push(row);
             continue;
         }
+        // A sale price's spoken twin (see `clean::SPOKEN_PRICE`): the
+        // listing's price, but not one product's, whose struck and new
+        // prices the people marking its page leave out.
+        if kind.product && n.has_attr(crate::clean::SPOKEN_PRICE) {
+            doomed.push(*n);
+            continue;
+        }
         let remove = match &*name {
             // A caption says what the image shows: it stays, without a
             // credit line at its end.

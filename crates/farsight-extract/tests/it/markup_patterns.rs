@@ -798,3 +798,19 @@ fn a_caption_box_holding_a_heading_is_a_cards_text() {
         assert!(!out.contains("All rights reserved"), "{out}");
     }
 }
+
+// Issue #12, shops: WooCommerce writes a sale price as the struck and the
+// new price hidden from screen readers (`<del aria-hidden="true">`,
+// `<ins aria-hidden="true">`), each followed by its spoken twin in
+// `screen-reader-text`. The visible prices go as hidden text; the twins
+// went as screen-reader text: the sale price was lost.
+#[test]
+fn a_sale_price_keeps_its_spoken_twin() {
+    let (text, md) = both("caption-cards.html");
+    for out in [text, md] {
+        assert_contains(
+            &out,
+            &["Original price was: $45.00.", "Current price is: $31.50."],
+        );
+    }
+}
