@@ -3,7 +3,8 @@
 use dom_query::{Document, NodeData, NodeId, NodeRef};
 
 use crate::consent::Notices;
-use crate::words::tables::{HIDDEN_BY_CLASS, HIDDEN_ON_DESKTOP};
+use crate::words::Words;
+use crate::words::tables::{HIDDEN_BY_CLASS, HIDDEN_ON_DESKTOP, SCREEN_READER};
 
 /// Removes hidden and non-content elements from the whole document:
 /// `hidden`, `aria-hidden="true"`, inline `display:none` /
@@ -22,6 +23,7 @@ pub(crate) fn remove_hidden(doc: &Document) -> usize {
     let noscript_shown = noscript_holds_page(doc);
     let mut doomed: Vec<NodeRef<'_>> = Vec::new();
     let mut reclassed: Vec<(NodeRef<'_>, String)> = Vec::new();
+    let mut spoken: Vec<NodeRef<'_>> = Vec::new();
     let mut shown: Vec<NodeRef<'_>> = Vec::new();
     let mut zero_font: Vec<NodeRef<'_>> = Vec::new();
     let mut waiting: Vec<NodeRef<'_>> = Vec::new();
@@ -60,6 +62,12 @@ pub(crate) fn remove_hidden(doc: &Document) -> usize {
             || hidden == Some(Hiding::Always)
             || (n.is_element() && notices.is_named_notice(&n))
         {
+            if hidden == Some(Hiding::Always)
+                && let Some(twin) = reader_twin(&n)
+            {
+                reclassed.push((twin, String::new()));
+                spoken.push(twin);
+            }
             doomed.push(n);
             skip_until = Some(following(&n));
             continue;
@@ -101,6 +109,9 @@ pub(crate) fn remove_hidden(doc: &Document) -> usize {
     }
     for (n, class) in reclassed {
         n.set_attr("class", &class);
+    }
+    for n in spoken {
+        n.set_attr(SPOKEN_PRICE, "");
     }
     // A shown `<noscript>` becomes a plain block: every later stage (and
     // Readability, which drops `<noscript>`) reads it as page content.
@@ -321,6 +332,36 @@ fn class_hides(class: &str) -> bool {
     let lower = class.to_ascii_lowercase();
     let tokens: Vec<&str> = lower.split_ascii_whitespace().collect();
     tokens.iter().any(|t| HIDDEN_BY_CLASS.has_entry(t)) && !shown_again(&tokens)
+}
+
+/// The mark left on a sale price's spoken twin (see [`reader_twin`]): on
+/// one product's page it goes after all (`inner.rs`), as the people
+/// marking product pages leave it out.
+pub(crate) const SPOKEN_PRICE: &str = "data-farsight-spoken-price";
+
+/// The text for screen readers that says what `n` shows, when `n` is a
+/// price change hidden from them (`<del>`/`<ins>` with
+/// `aria-hidden="true"`): its next sibling, visually hidden
+/// (`screen-reader-text`, `sr-only`). WooCommerce writes every sale price
+/// so (`<del aria-hidden="true">$30.00</del><span
+/// class="screen-reader-text">Original price was: $30.00.</span><ins
+/// aria-hidden="true">…`): the visible prices go with the hidden, so their
+/// spoken twins stay, as the only prices left. Only behind text with a
+/// letter or digit. Other text hidden from screen readers beside a spoken
+/// twin (Etsy's struck prices, review counts) is left out by the people
+/// marking pages as often as kept: not those.
+fn reader_twin<'a>(n: &NodeRef<'a>) -> Option<NodeRef<'a>> {
+    let price_change = matches!(n.node_name().as_deref(), Some("del" | "ins"))
+        && n.attr("aria-hidden")
+            .is_some_and(|v| v.trim().eq_ignore_ascii_case("true"));
+    if !price_change {
+        return None;
+    }
+    let twin = n.next_element_sibling()?;
+    if !SCREEN_READER.matches(&Words::of(&twin)) {
+        return None;
+    }
+    n.text().chars().any(char::is_alphanumeric).then_some(twin)
 }
 
 /// How an element is hidden, when it is.

@@ -52,6 +52,8 @@ struct Size {
     text: usize,
     link: usize,
     links: usize,
+    /// A heading (`<h1>`–`<h6>`) below.
+    heading: bool,
 }
 
 /// Removes the furniture described above from below `roots`. Bylines and
@@ -184,6 +186,13 @@ pub(crate) fn plan(doc: &Document, roots: &[NodeId], kind: PageKind) -> Plan {
             doomed.push(row);
             continue;
         }
+        // A sale price's spoken twin (see `clean::SPOKEN_PRICE`): the
+        // listing's price, but not one product's, whose struck and new
+        // prices the people marking its page leave out.
+        if kind.product && n.has_attr(crate::clean::SPOKEN_PRICE) {
+            doomed.push(*n);
+            continue;
+        }
         let remove = match &*name {
             // A caption says what the image shows: it stays, without a
             // credit line at its end.
@@ -236,7 +245,11 @@ pub(crate) fn plan(doc: &Document, roots: &[NodeId], kind: PageKind) -> Plan {
             // image is a card's overlay or a type size (Etsy's
             // `wt-text-caption` on delivery notes, Shopify's
             // `caption-large` listing titles).
-            _ if has(&CAPTION) && near_media(n) => s.text < cap(600),
+            // A caption box holding a heading is a card's text under its
+            // picture (WooCommerce themes' `product-caption` with the
+            // product's `<h3>` name, price and excerpt): no caption holds
+            // a heading.
+            _ if has(&CAPTION) && near_media(n) && !s.heading => s.text < cap(600),
             _ if has(&TEASER) => s.text < cap(1500),
             _ if has(&AUTHOR_BOX) => s.text < cap(1200),
             _ if has(&META) && kind.article && !kind.discussion => s.text < cap(200),
@@ -446,11 +459,16 @@ fn sizes(order: &[NodeRef<'_>]) -> FastMap<NodeId, Size> {
                 s.text += cs.text;
                 s.link += cs.link;
                 s.links += cs.links;
+                s.heading |= cs.heading;
             }
         }
-        if crate::tag::of(&n).as_deref() == Some("a") {
-            s.link = s.text;
-            s.links += 1;
+        match crate::tag::of(&n).as_deref() {
+            Some("a") => {
+                s.link = s.text;
+                s.links += 1;
+            }
+            Some("h1" | "h2" | "h3" | "h4" | "h5" | "h6") => s.heading = true,
+            _ => {}
         }
         sizes.insert(n.id, s);
     }

@@ -200,9 +200,16 @@ pub(crate) static HIDDEN: Table = Table::tokens(&[
 
 /// Text for screen readers only, whatever the prefix (Etsy's
 /// `wt-screen-reader-only`, `tribe-common-a11y-visual-hide`). The BBC's
-/// `off-screen` ("Image caption" before each caption) too. Fragments.
-pub(crate) static SCREEN_READER: Table =
-    Table::fragments(&["screen-reader", "a11y-visual-hide", "sr-only", "off-screen"]);
+/// `off-screen` ("Image caption" before each caption) too; Bootstrap 5's
+/// `visually-hidden`. Fragments.
+pub(crate) static SCREEN_READER: Table = Table::fragments(&[
+    "screen-reader",
+    "a11y-visual-hide",
+    "sr-only",
+    "off-screen",
+    "visually-hidden",
+    "visuallyhidden",
+]);
 
 /// A forum post's author panel beyond the name (rank, post count, join
 /// date), its action bar and guest banners: people marking a thread keep

@@ -179,6 +179,8 @@ fn what_each_table_must_and_must_not_match() {
             "wt-screen-reader-only",
             true,
         ),
+        ("SCREEN_READER", &SCREEN_READER, "visually-hidden", true),
+        ("SCREEN_READER", &SCREEN_READER, "u-visuallyhidden", true),
         ("USER_PANEL", &USER_PANEL, "userinfo_extra", true),
         ("AUTHOR_CARD", &AUTHOR_CARD, "post-signature owner", true),
         ("AUTHOR_BOX", &AUTHOR_BOX, "td-author-box", true),

@@ -877,3 +877,42 @@ fn letter_blocks_of_an_a_to_z_index_are_a_row() {
         assert!(!out.contains("Terms of use"), "{out}");
     }
 }
+
+// Issue #12, collections: a shop theme's card text under each picture sits
+// in a box whose class says caption (WooCommerce themes'
+// `product-caption`) and holds the product's heading, excerpt and price.
+// Off articles a caption beside an image went as a card's overlay: the
+// grid came out empty. No caption holds a heading.
+#[test]
+fn a_caption_box_holding_a_heading_is_a_cards_text() {
+    let (text, md) = both("caption-cards.html");
+    for out in [text, md] {
+        assert_contains(
+            &out,
+            &[
+                "Folding kettle",
+                "A kettle of soft silicone that folds flat",
+                "$24.00",
+                "Cutlery roll",
+                "burns the sticks you pick up around camp",
+            ],
+        );
+        assert!(!out.contains("All rights reserved"), "{out}");
+    }
+}
+
+// Issue #12, shops: WooCommerce writes a sale price as the struck and the
+// new price hidden from screen readers (`<del aria-hidden="true">`,
+// `<ins aria-hidden="true">`), each followed by its spoken twin in
+// `screen-reader-text`. The visible prices go as hidden text; the twins
+// went as screen-reader text: the sale price was lost.
+#[test]
+fn a_sale_price_keeps_its_spoken_twin() {
+    let (text, md) = both("caption-cards.html");
+    for out in [text, md] {
+        assert_contains(
+            &out,
+            &["Original price was: $45.00.", "Current price is: $31.50."],
+        );
+    }
+}
