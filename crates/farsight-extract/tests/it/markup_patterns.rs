@@ -775,3 +775,26 @@ fn one_accordion_panel_of_an_article_gives_the_page() {
         assert!(!out.contains("All rights reserved"), "{out}");
     }
 }
+
+// Issue #12, products: a script-built product page whose description is
+// only in its schema.org data (JSON-LD `Product`/`ProductGroup`
+// `description`, as Shopify, WooCommerce and headless storefronts write
+// it); the markup shows a name, a price and a button that opens an empty
+// drawer. The description comes first, the markup's content after it.
+#[test]
+fn a_product_description_only_in_json_ld_is_kept() {
+    let (text, md) = both("product-description-in-jsonld.html");
+    for out in [&text, &md] {
+        assert_contains(
+            out,
+            &[
+                "Harbour Linen Apron",
+                "Cut from stonewashed linen woven in a small mill",
+                "Two deep front pockets hold a notebook",
+                "€48.00",
+            ],
+        );
+        // A variant's own one-line description is not the product's.
+        assert!(!out.contains("in clay."), "{out}");
+    }
+}
