@@ -798,3 +798,25 @@ fn a_product_description_only_in_json_ld_is_kept() {
         assert!(!out.contains("in clay."), "{out}");
     }
 }
+
+// Issue #12, products: a customer review is often a product page's
+// longest prose and the scoring engine picks it; on a page that says it
+// sells a product, picked blocks inside a review widget (class words
+// `review`, `rating`, Yotpo's, Judge.me's) are not its content, and the
+// region without its furniture (reviews included) is.
+#[test]
+fn a_picked_customer_review_gives_the_product_region() {
+    let (text, md) = both("product-review-picked.html");
+    for out in [&text, &md] {
+        assert_contains(
+            out,
+            &[
+                "Larkspur Six-String Guitar",
+                "€629",
+                "Neck: roasted maple",
+                "Pickups: three single coils",
+            ],
+        );
+        assert!(!out.contains("worth the wait"), "{out}");
+    }
+}
