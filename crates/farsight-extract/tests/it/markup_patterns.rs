@@ -820,3 +820,24 @@ fn a_picked_customer_review_gives_the_product_region() {
         assert!(!out.contains("worth the wait"), "{out}");
     }
 }
+
+// Issue #12, products: eBay's and other marketplaces' wording of the
+// recommendation row, "People who viewed this item also viewed" (Amazon
+// says "Customers who viewed this item also viewed"): the row goes.
+#[test]
+fn people_who_viewed_this_item_also_viewed_goes() {
+    let (text, md) = both("product-people-also-viewed.html");
+    for out in [&text, &md] {
+        assert_contains(
+            out,
+            &[
+                "Wool Field Blanket, Oat",
+                "GBP 84.00",
+                "Woven from the fleece of hill sheep",
+                "blanket-stitched by hand",
+            ],
+        );
+        assert!(!out.contains("Merino Throw"), "{out}");
+        assert!(!out.contains("also viewed"), "{out}");
+    }
+}
