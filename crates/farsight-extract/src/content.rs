@@ -11,6 +11,8 @@ use dom_query::{Document, NodeId};
 use crate::deadline::Deadline;
 use crate::kind::PageKind;
 use crate::passes::Chosen;
+use crate::words::Words;
+use crate::words::tables::REVIEW;
 use crate::{Engine, cards, density, passes, posts, readability, region};
 
 /// Fewer characters than this from a page that is not an article are a
@@ -143,6 +145,14 @@ pub(crate) fn choose(
 fn widen_to_region(doc: &Document, found: Choice, kind: PageKind) -> Choice {
     let chars = |id: &NodeId| doc.tree.get(id).map_or(0, |n| n.normalized_char_count());
     let (chosen, furniture) = passes::kept_text(doc, &found.roots, kind, found.chosen);
+    // On a product page, picked blocks that are customer reviews (the
+    // longest prose of many shops' pages) are not the product's content,
+    // which inner furniture would drop as such: nothing was found.
+    let chosen = if kind.product && in_review(doc, &found.roots) {
+        0
+    } else {
+        chosen
+    };
     let found = Choice {
         furniture: Some(furniture),
         ..found
@@ -260,6 +270,26 @@ fn in_panel(doc: &Document, roots: &[NodeId]) -> bool {
                 _ => false,
             })
     })
+}
+
+/// How many ancestors of a picked block are looked at for a review widget.
+const REVIEW_DEPTH: usize = 6;
+
+/// Whether every one of `roots` is, or lies a few levels inside, a review
+/// or question widget by its class and id words (`words::REVIEW`: Yotpo,
+/// Judge.me, Okendo, Stamped, a theme's `product-reviews`). Not the body,
+/// whose classes name the page's layout (WooCommerce themes'
+/// `single-product-reviews-01`).
+fn in_review(doc: &Document, roots: &[NodeId]) -> bool {
+    !roots.is_empty()
+        && roots.iter().all(|r| {
+            doc.tree.get(r).is_some_and(|root| {
+                std::iter::once(root)
+                    .chain(root.ancestors_it(Some(REVIEW_DEPTH)))
+                    .take_while(|n| !matches!(n.node_name().as_deref(), Some("body" | "html")))
+                    .any(|n| n.is_element() && REVIEW.matches(&Words::of(&n)))
+            })
+        })
 }
 
 /// The share of the page's main region (its body without one) below

@@ -124,6 +124,32 @@ pub(crate) fn read(
     rendered(&collector.pieces, options, resolver, deadline)
 }
 
+/// One string of a page's data (prose, or an HTML string) rendered as
+/// content in the requested format, as [`read`] renders a state's pieces;
+/// `None` when it does not read as text (an id, a URL, a label).
+pub(crate) fn render_one(
+    text: &str,
+    options: &ExtractOptions,
+    resolver: &Resolver,
+    deadline: &Deadline,
+) -> Option<String> {
+    let mut collector = Collector::default();
+    collector.take(text);
+    if collector.pieces.is_empty() {
+        return None;
+    }
+    let dom = parse::parse(&depth::prepare(
+        &as_html(&collector.pieces),
+        depth::MAX_DEPTH,
+        options.format != Format::Html,
+    ));
+    clean::remove_hidden(&dom);
+    let body: Vec<NodeRef<'_>> = dom.body().into_iter().collect();
+    let mut doc = Document::default();
+    extractor::finish(&mut doc, &body, options, resolver, deadline);
+    Some(doc.content).filter(|c| !c.trim().is_empty())
+}
+
 /// The state scripts of `raw` and their text, in page order.
 fn state_scripts(raw: &str) -> Vec<(Framework, &str)> {
     let lower = raw.to_ascii_lowercase();

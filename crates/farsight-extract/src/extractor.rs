@@ -11,8 +11,8 @@ use crate::render::{self, RenderOptions};
 use crate::url_util::Resolver;
 use crate::{
     Document, ExtractOptions, Format, Shortfall, boilerplate, clean, content, depth,
-    embedded_state, kind, links, metadata, own_article, passes, paywall, sanitize, shortfall,
-    streamed,
+    embedded_state, kind, links, metadata, own_article, passes, paywall, product_text, sanitize,
+    shortfall, streamed,
 };
 
 /// Extracts the main content (or the selector's matches) of `html`.
@@ -99,6 +99,19 @@ fn extract_within(html: &str, options: &ExtractOptions, deadline: &Deadline) -> 
     // Chosen just as time ran out: rendered within the fallback grace.
     let _grace = deadline.expired().then(|| deadline.grant_fallback());
     finish(&mut out, &nodes, options, &resolver, deadline);
+    // A product's own description, when the markup left it out.
+    if kind.product
+        && let Some(description) = facts.product_description.as_deref()
+    {
+        product_text::add_description(
+            &mut out.content,
+            description,
+            facts.h1.as_deref(),
+            options,
+            &resolver,
+            deadline,
+        );
+    }
     // A thread's subject is its title, like an article's headline: people
     // marking threads leave it out.
     if let Some(h1) = facts
@@ -194,7 +207,7 @@ fn keep_heading(content: &mut String, h1: &str, format: Format) {
 
 /// Lower-cased letters and digits only, to find a heading in rendered text
 /// whatever the markup, spacing and punctuation around it.
-fn words_key(s: &str) -> String {
+pub(crate) fn words_key(s: &str) -> String {
     s.chars()
         .filter(|c| c.is_alphanumeric())
         .flat_map(char::to_lowercase)

@@ -48,6 +48,7 @@ mod passage;
 mod passes;
 mod paywall;
 mod posts;
+mod product_text;
 mod readability;
 mod recommendations;
 mod region;

@@ -31,6 +31,10 @@ pub(crate) struct PageFacts {
     /// when the page's markup is an empty application shell
     /// (`embedded_state.rs`).
     pub article_body: Option<String>,
+    /// The longest `description` of a JSON-LD `Product` (or
+    /// `ProductGroup`) node, as written: a product page's own text, which
+    /// a script-built page may hold nowhere else (`product_text.rs`).
+    pub product_description: Option<String>,
     /// `<base href>`.
     pub base_href: Option<String>,
     /// The `href` of `<link rel="alternate" type="text/markdown">` (or
@@ -85,6 +89,7 @@ struct LdFacts {
     url: Option<String>,
     not_free: bool,
     body: Option<String>,
+    product_description: Option<String>,
 }
 
 /// Reads the metadata, and the structured data when `structured` is true
@@ -287,6 +292,7 @@ pub(crate) fn read(doc: &Document, structured: bool) -> PageFacts {
         title,
         not_free: ld.not_free,
         article_body: ld.body,
+        product_description: ld.product_description,
         base_href,
         markdown_href,
         h1: first_h1.filter(|_| h1s == 1),
@@ -415,7 +421,18 @@ fn read_ld_node(o: &Map<String, Value>, ld: &mut LdFacts) -> Descend {
     ld.article |= type_is(o, |t| {
         t.ends_with("Article") || matches!(t, "BlogPosting" | "LiveBlogPosting" | "Report")
     });
-    ld.product |= type_is(o, |t| matches!(t, "Product" | "ProductGroup"));
+    let product = type_is(o, |t| matches!(t, "Product" | "ProductGroup"));
+    ld.product |= product;
+    if product && let Some(d) = o.get("description").and_then(Value::as_str) {
+        // A product group and its variants: the longest says most.
+        if ld
+            .product_description
+            .as_ref()
+            .is_none_or(|k| d.len() > k.len())
+        {
+            ld.product_description = Some(d.to_owned());
+        }
+    }
     ld.web_page |= type_is(o, |t| t == "WebPage");
     ld.discussion |= type_is(o, |t| matches!(t, "DiscussionForumPosting" | "QAPage"));
     // A WebPage wrapping the article fills gaps only.

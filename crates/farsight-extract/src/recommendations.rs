@@ -14,12 +14,14 @@ use dom_query::{NodeData, NodeRef};
 /// How such a heading starts, lower-cased. A heading that only starts so
 /// is one too ("Customers also bought or read", "Similar products from
 /// outside of Best Buy").
-const STARTS: [&str; 18] = [
+const STARTS: [&str; 21] = [
     "frequently bought together",
     "customers also bought",
     "customers also viewed",
     "customers who bought this item also",
     "customers who viewed this item also",
+    "people who bought this item also",
+    "people who viewed this item also",
     "people also bought",
     "people also viewed",
     "you may also like",
@@ -33,6 +35,7 @@ const STARTS: [&str; 18] = [
     "more like this",
     "more from",
     "recently viewed",
+    "explore related",
 ];
 
 /// Headings longer than this are prose that happens to start so.

@@ -916,3 +916,69 @@ fn a_sale_price_keeps_its_spoken_twin() {
         );
     }
 }
+
+// Issue #12, products: a script-built product page whose description is
+// only in its schema.org data (JSON-LD `Product`/`ProductGroup`
+// `description`, as Shopify, WooCommerce and headless storefronts write
+// it); the markup shows a name, a price and a button that opens an empty
+// drawer. The description comes first, the markup's content after it.
+#[test]
+fn a_product_description_only_in_json_ld_is_kept() {
+    let (text, md) = both("product-description-in-jsonld.html");
+    for out in [&text, &md] {
+        assert_contains(
+            out,
+            &[
+                "Harbour Linen Apron",
+                "Cut from stonewashed linen woven in a small mill",
+                "Two deep front pockets hold a notebook",
+                "€48.00",
+            ],
+        );
+        // A variant's own one-line description is not the product's.
+        assert!(!out.contains("in clay."), "{out}");
+    }
+}
+
+// Issue #12, products: a customer review is often a product page's
+// longest prose and the scoring engine picks it; on a page that says it
+// sells a product, picked blocks inside a review widget (class words
+// `review`, `rating`, Yotpo's, Judge.me's) are not its content, and the
+// region without its furniture (reviews included) is.
+#[test]
+fn a_picked_customer_review_gives_the_product_region() {
+    let (text, md) = both("product-review-picked.html");
+    for out in [&text, &md] {
+        assert_contains(
+            out,
+            &[
+                "Larkspur Six-String Guitar",
+                "€629",
+                "Neck: roasted maple",
+                "Pickups: three single coils",
+            ],
+        );
+        assert!(!out.contains("worth the wait"), "{out}");
+    }
+}
+
+// Issue #12, products: eBay's and other marketplaces' wording of the
+// recommendation row, "People who viewed this item also viewed" (Amazon
+// says "Customers who viewed this item also viewed"): the row goes.
+#[test]
+fn people_who_viewed_this_item_also_viewed_goes() {
+    let (text, md) = both("product-people-also-viewed.html");
+    for out in [&text, &md] {
+        assert_contains(
+            out,
+            &[
+                "Wool Field Blanket, Oat",
+                "GBP 84.00",
+                "Woven from the fleece of hill sheep",
+                "blanket-stitched by hand",
+            ],
+        );
+        assert!(!out.contains("Merino Throw"), "{out}");
+        assert!(!out.contains("also viewed"), "{out}");
+    }
+}
