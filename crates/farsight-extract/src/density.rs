@@ -33,7 +33,7 @@ pub(crate) fn choose(doc: &Document) -> Option<Vec<NodeId>> {
     let mut noise: FastMap<NodeId, bool> = FastMap::default();
     let mut scores: FastMap<NodeId, f32> = FastMap::default();
     for n in &order {
-        let Some(name) = crate::tag::of(&n) else {
+        let Some(name) = crate::tag::of(n) else {
             continue;
         };
         let parent_noise = n
@@ -162,14 +162,14 @@ fn data_table_links(
 ) -> FastMap<NodeId, usize> {
     let mut found: FastMap<NodeId, usize> = FastMap::default();
     for n in order.iter().rev() {
-        let own =
-            if crate::tag::of(&n).as_deref() == Some("table") && crate::table::is_data_table(n) {
-                stats.get(&n.id).map_or(0, |s| s.link as usize)
-            } else {
-                n.children_it(false)
-                    .filter_map(|c| found.get(&c.id).copied())
-                    .sum()
-            };
+        let own = if crate::tag::of(n).as_deref() == Some("table") && crate::table::is_data_table(n)
+        {
+            stats.get(&n.id).map_or(0, |s| s.link as usize)
+        } else {
+            n.children_it(false)
+                .filter_map(|c| found.get(&c.id).copied())
+                .sum()
+        };
         if own > 0 {
             found.insert(n.id, own);
         }
@@ -364,7 +364,7 @@ pub(crate) fn subtree_stats(order: &[NodeRef<'_>]) -> FastMap<NodeId, Stats> {
                 s.commas += cs.commas;
             }
         }
-        if crate::tag::of(&n).as_deref() == Some("a") {
+        if crate::tag::of(n).as_deref() == Some("a") {
             s.link = s.text;
         }
         stats.insert(n.id, s);
