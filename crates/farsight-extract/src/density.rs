@@ -9,6 +9,7 @@ use dom_query::{Document, NodeId, NodeRef};
 
 use crate::boilerplate;
 use crate::kind::PageKind;
+use crate::walk::Walk;
 
 /// Non-space characters of text, and of link text, below an element, and
 /// its commas (a sign of prose).
@@ -132,18 +133,15 @@ pub(crate) fn prune_roots(doc: &Document, roots: &[NodeId], kind: PageKind) {
 /// changing the page. On a page that lists things, rows of cards are not
 /// link lists (see `cards::card_link_text`).
 pub(crate) fn link_lists(doc: &Document, roots: &[NodeId], kind: PageKind) -> Vec<NodeId> {
-    let mut order: Vec<NodeRef<'_>> = Vec::new();
-    for r in roots.iter().filter_map(|r| doc.tree.get(r)) {
-        order.push(r);
-        order.extend(r.descendants_it());
-    }
-    let stats = subtree_stats(&order);
-    let mut content_links = if kind.lists() {
-        crate::cards::card_link_text(&order)
-    } else {
-        FastMap::default()
-    };
-    for (id, chars) in data_table_links(&order, &stats) {
+    link_lists_in(doc, roots, &Walk::of(doc, roots, kind))
+}
+
+/// [`link_lists`] over a [`Walk`] of `roots` read already.
+pub(crate) fn link_lists_in(doc: &Document, roots: &[NodeId], walk: &Walk<'_>) -> Vec<NodeId> {
+    let order = &walk.order;
+    let stats = subtree_stats(order);
+    let mut content_links = walk.card_links.clone();
+    for (id, chars) in data_table_links(order, &stats) {
         *content_links.entry(id).or_default() += chars;
     }
     doomed(doc, roots, &stats, &content_links)

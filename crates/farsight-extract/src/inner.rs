@@ -13,6 +13,7 @@ use dom_query::{Document, NodeData, NodeId, NodeRef};
 
 use crate::density;
 use crate::kind::PageKind;
+use crate::walk::Walk;
 use crate::words::tables::{
     AD, AUTHOR_BOX, AUTHOR_CARD, BADGE, BUY_BOX, CAPTION, CARD_CAPTION, CREDIT, HIDDEN, META,
     POST_QUOTE, REVIEW, SCREEN_READER, SIGNATURE, SLIDESHOW, TEASER, USER_PANEL,
@@ -130,19 +131,16 @@ pub(crate) struct Plan {
 
 /// What [`clean`] does, without changing the page.
 pub(crate) fn plan(doc: &Document, roots: &[NodeId], kind: PageKind) -> Plan {
-    let mut order: Vec<NodeRef<'_>> = Vec::new();
-    for r in roots.iter().filter_map(|r| doc.tree.get(r)) {
-        order.push(r);
-        order.extend(r.descendants_it());
-    }
-    let sizes = sizes(&order);
+    plan_in(roots, kind, &Walk::of(doc, roots, kind))
+}
+
+/// [`plan`] over a [`Walk`] of `roots` read already.
+pub(crate) fn plan_in(roots: &[NodeId], kind: PageKind, walk: &Walk<'_>) -> Plan {
+    let order = &walk.order;
+    let sizes = sizes(order);
     // The links of a row of cards are its entries (see
     // `cards::card_link_text`): not a run of links.
-    let card_links = if kind.lists() {
-        crate::cards::card_link_text(&order)
-    } else {
-        FastMap::default()
-    };
+    let card_links = &walk.card_links;
     let size = |id: &NodeId| {
         let mut s = sizes.get(id).copied().unwrap_or_default();
         s.link = s
@@ -160,7 +158,7 @@ pub(crate) fn plan(doc: &Document, roots: &[NodeId], kind: PageKind) -> Plan {
     let mut doomed: Vec<NodeRef<'_>> = Vec::new();
     let mut strip_text: Vec<NodeRef<'_>> = Vec::new();
     let mut captions: Vec<NodeRef<'_>> = Vec::new();
-    for n in &order {
+    for n in order {
         if is_root.contains(&n.id) {
             continue;
         }

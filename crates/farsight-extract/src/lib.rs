@@ -67,6 +67,7 @@ mod text_kinds;
 mod threads;
 mod trailing;
 mod url_util;
+mod walk;
 mod words;
 
 pub use document::{Document, Engine, ExtractOptions, Format, Link, Metadata, Shortfall};

@@ -25,6 +25,7 @@ use dom_query::{Document, NodeId};
 use crate::content::Choice;
 use crate::fasthash::FastSet;
 use crate::kind::PageKind;
+use crate::walk::Walk;
 use crate::{density, inner, region, repeats, trailing};
 
 /// How the roots were chosen, which decides the passes they need.
@@ -95,11 +96,16 @@ fn kept_after(
     // ones too), and SipHash was a visible share of this walk.
     mut doomed: FastSet<NodeId>,
 ) -> usize {
-    if link_lists_go(chosen) {
-        doomed.extend(density::link_lists(doc, roots, kind));
-    }
-    if chosen != Chosen::Body {
-        doomed.extend(inner::plan(doc, roots, kind).doomed);
+    // Passes 2 and 3 weigh the same walk of the unchanged page.
+    let walk =
+        (link_lists_go(chosen) || chosen != Chosen::Body).then(|| Walk::of(doc, roots, kind));
+    if let Some(walk) = &walk {
+        if link_lists_go(chosen) {
+            doomed.extend(density::link_lists_in(doc, roots, walk));
+        }
+        if chosen != Chosen::Body {
+            doomed.extend(inner::plan_in(roots, kind, walk).doomed);
+        }
     }
     if chosen == Chosen::Blocks {
         doomed.extend(trailing::teasers(doc, roots));

@@ -1,0 +1,35 @@
+//! The elements below the chosen roots in page order, with the link text of
+//! the rows of cards among them: what link density (pass 2) and the inner
+//! furniture (pass 3) both weigh. Read once where both look at the same,
+//! unchanged page (a dry run, `passes::kept_after`): finding the cards was
+//! a tenth of a large page's time, and each dry run found them twice.
+
+use dom_query::{Document, NodeId, NodeRef};
+
+use crate::fasthash::FastMap;
+use crate::kind::PageKind;
+
+pub(crate) struct Walk<'a> {
+    /// The roots and their descendants, each root before its insides.
+    pub order: Vec<NodeRef<'a>>,
+    /// On a page that lists things, the link text inside rows of cards
+    /// below each element (see `cards::card_link_text`): entries, not
+    /// runs of links. Empty elsewhere.
+    pub card_links: FastMap<NodeId, usize>,
+}
+
+impl<'a> Walk<'a> {
+    pub(crate) fn of(doc: &'a Document, roots: &[NodeId], kind: PageKind) -> Self {
+        let mut order: Vec<NodeRef<'a>> = Vec::new();
+        for r in roots.iter().filter_map(|r| doc.tree.get(r)) {
+            order.push(r);
+            order.extend(r.descendants_it());
+        }
+        let card_links = if kind.lists() {
+            crate::cards::card_link_text(&order)
+        } else {
+            FastMap::default()
+        };
+        Self { order, card_links }
+    }
+}
