@@ -27,7 +27,7 @@ pub(crate) fn is_noise_in(n: &NodeRef<'_>, discussion: bool) -> bool {
 
 /// [`is_noise_in`], for a caller that has read `n`'s [`Words`] already.
 pub(crate) fn is_noise_with(n: &NodeRef<'_>, words: &Words, discussion: bool) -> bool {
-    let Some(name) = crate::tag::of(&n) else {
+    let Some(name) = crate::tag::of(n) else {
         return false;
     };
     if matches!(&*name, "nav" | "footer" | "aside") {

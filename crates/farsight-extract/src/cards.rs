@@ -177,7 +177,7 @@ fn find_cards(order: &[NodeRef<'_>]) -> Option<(FastSet<NodeId>, FastMap<NodeId,
                 f.add(cf);
             }
         }
-        let Some(name) = crate::tag::of(&n) else {
+        let Some(name) = crate::tag::of(n) else {
             continue;
         };
         match &*name {
@@ -305,7 +305,7 @@ fn mark_row(n: &NodeRef<'_>, feats: &FastMap<NodeId, Feats>, cards: &mut FastSet
 /// their class.
 fn alike_key(n: &NodeRef<'_>) -> u64 {
     let mut h = FxHasher::default();
-    let tag = crate::tag::of(&n);
+    let tag = crate::tag::of(n);
     tag.as_deref().hash(&mut h);
     if tag.as_deref() != Some("li") {
         n.attr("class")

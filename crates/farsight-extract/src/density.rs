@@ -17,7 +17,13 @@ pub(crate) struct Stats {
     pub text: u32,
     pub link: u32,
     pub commas: u32,
+    /// Characters of heading (`h1`–`h6`) text, to tell a whole-card link.
+    pub heading: u32,
 }
+
+/// Non-space characters of text besides its heading that make a link
+/// holding a heading a whole card, not a menu entry (see `subtree_stats`).
+const CARD_PROSE: u32 = 60;
 
 /// The commas that mark clauses, in Latin and CJK text.
 const COMMAS: [char; 3] = [',', '，', '、'];
@@ -26,14 +32,14 @@ const COMMAS: [char; 3] = [',', '，', '、'];
 pub(crate) fn choose(doc: &Document) -> Option<Vec<NodeId>> {
     let body = doc.body()?;
     let order: Vec<NodeRef<'_>> = std::iter::once(body).chain(body.descendants_it()).collect();
-    let stats = subtree_stats(&order);
+    let stats = subtree_stats(&order, false);
     let st = |id: &NodeId| stats.get(id).copied().unwrap_or_default();
 
     // Furniture never scores: skip text blocks inside it.
     let mut noise: FastMap<NodeId, bool> = FastMap::default();
     let mut scores: FastMap<NodeId, f32> = FastMap::default();
     for n in &order {
-        let Some(name) = crate::tag::of(&n) else {
+        let Some(name) = crate::tag::of(n) else {
             continue;
         };
         let parent_noise = n
@@ -137,7 +143,7 @@ pub(crate) fn link_lists(doc: &Document, roots: &[NodeId], kind: PageKind) -> Ve
         order.push(r);
         order.extend(r.descendants_it());
     }
-    let stats = subtree_stats(&order);
+    let stats = subtree_stats(&order, !kind.article);
     let mut content_links = if kind.lists() {
         crate::cards::card_link_text(&order)
     } else {
@@ -162,14 +168,14 @@ fn data_table_links(
 ) -> FastMap<NodeId, usize> {
     let mut found: FastMap<NodeId, usize> = FastMap::default();
     for n in order.iter().rev() {
-        let own =
-            if crate::tag::of(&n).as_deref() == Some("table") && crate::table::is_data_table(n) {
-                stats.get(&n.id).map_or(0, |s| s.link as usize)
-            } else {
-                n.children_it(false)
-                    .filter_map(|c| found.get(&c.id).copied())
-                    .sum()
-            };
+        let own = if crate::tag::of(n).as_deref() == Some("table") && crate::table::is_data_table(n)
+        {
+            stats.get(&n.id).map_or(0, |s| s.link as usize)
+        } else {
+            n.children_it(false)
+                .filter_map(|c| found.get(&c.id).copied())
+                .sum()
+        };
         if own > 0 {
             found.insert(n.id, own);
         }
@@ -344,7 +350,10 @@ pub(crate) fn sub_lists(
 }
 
 /// Characters of text and of link text below each element, in one pass.
-pub(crate) fn subtree_stats(order: &[NodeRef<'_>]) -> FastMap<NodeId, Stats> {
+/// With `whole_cards` (pages that are not articles, whose cards are their
+/// content; an article's are teasers of other articles), a whole-card link
+/// counts only its heading as link text.
+pub(crate) fn subtree_stats(order: &[NodeRef<'_>], whole_cards: bool) -> FastMap<NodeId, Stats> {
     let mut stats: FastMap<NodeId, Stats> =
         FastMap::with_capacity_and_hasher(order.len(), Default::default());
     // Pre-order reversed visits children before parents.
@@ -362,10 +371,21 @@ pub(crate) fn subtree_stats(order: &[NodeRef<'_>]) -> FastMap<NodeId, Stats> {
                 s.text += cs.text;
                 s.link += cs.link;
                 s.commas += cs.commas;
+                s.heading += cs.heading;
             }
         }
-        if crate::tag::of(&n).as_deref() == Some("a") {
-            s.link = s.text;
+        match crate::tag::of(n).as_deref() {
+            Some("h1" | "h2" | "h3" | "h4" | "h5" | "h6") => s.heading = s.text,
+            // A whole-card link, one `<a>` around a card's heading and its
+            // description (the card components of many design systems: AEM's
+            // promo, Bootstrap's stretched card, Tailwind UI): the
+            // description is the card's prose, not a menu's entry. Only the
+            // heading counts as link text.
+            Some("a") if whole_cards && s.heading > 0 && s.text >= s.heading + CARD_PROSE => {
+                s.link = s.heading;
+            }
+            Some("a") => s.link = s.text,
+            _ => {}
         }
         stats.insert(n.id, s);
     }

@@ -164,7 +164,7 @@ pub(crate) fn plan(doc: &Document, roots: &[NodeId], kind: PageKind) -> Plan {
         if is_root.contains(&n.id) {
             continue;
         }
-        let Some(name) = crate::tag::of(&n) else {
+        let Some(name) = crate::tag::of(n) else {
             continue;
         };
         let s = size(&n.id);
@@ -462,7 +462,7 @@ fn sizes(order: &[NodeRef<'_>]) -> FastMap<NodeId, Size> {
                 s.heading |= cs.heading;
             }
         }
-        match crate::tag::of(&n).as_deref() {
+        match crate::tag::of(n).as_deref() {
             Some("a") => {
                 s.link = s.text;
                 s.links += 1;
