@@ -18,7 +18,13 @@ pub(crate) struct Stats {
     pub text: u32,
     pub link: u32,
     pub commas: u32,
+    /// Characters of heading (`h1`–`h6`) text, to tell a whole-card link.
+    pub heading: u32,
 }
+
+/// Non-space characters of text besides its heading that make a link
+/// holding a heading a whole card, not a menu entry (see `subtree_stats`).
+const CARD_PROSE: u32 = 60;
 
 /// The commas that mark clauses, in Latin and CJK text.
 const COMMAS: [char; 3] = [',', '，', '、'];
@@ -27,7 +33,7 @@ const COMMAS: [char; 3] = [',', '，', '、'];
 pub(crate) fn choose(doc: &Document) -> Option<Vec<NodeId>> {
     let body = doc.body()?;
     let order: Vec<NodeRef<'_>> = std::iter::once(body).chain(body.descendants_it()).collect();
-    let stats = subtree_stats(&order);
+    let stats = subtree_stats(&order, false);
     let st = |id: &NodeId| stats.get(id).copied().unwrap_or_default();
 
     // Furniture never scores: skip text blocks inside it.
@@ -133,13 +139,18 @@ pub(crate) fn prune_roots(doc: &Document, roots: &[NodeId], kind: PageKind) {
 /// changing the page. On a page that lists things, rows of cards are not
 /// link lists (see `cards::card_link_text`).
 pub(crate) fn link_lists(doc: &Document, roots: &[NodeId], kind: PageKind) -> Vec<NodeId> {
-    link_lists_in(doc, roots, &Walk::of(doc, roots, kind))
+    link_lists_in(doc, roots, kind, &Walk::of(doc, roots, kind))
 }
 
 /// [`link_lists`] over a [`Walk`] of `roots` read already.
-pub(crate) fn link_lists_in(doc: &Document, roots: &[NodeId], walk: &Walk<'_>) -> Vec<NodeId> {
+pub(crate) fn link_lists_in(
+    doc: &Document,
+    roots: &[NodeId],
+    kind: PageKind,
+    walk: &Walk<'_>,
+) -> Vec<NodeId> {
     let order = &walk.order;
-    let stats = subtree_stats(order);
+    let stats = subtree_stats(order, !kind.article);
     let mut content_links = walk.card_links.clone();
     for (id, chars) in data_table_links(order, &stats) {
         *content_links.entry(id).or_default() += chars;
@@ -342,7 +353,10 @@ pub(crate) fn sub_lists(
 }
 
 /// Characters of text and of link text below each element, in one pass.
-pub(crate) fn subtree_stats(order: &[NodeRef<'_>]) -> FastMap<NodeId, Stats> {
+/// With `whole_cards` (pages that are not articles, whose cards are their
+/// content; an article's are teasers of other articles), a whole-card link
+/// counts only its heading as link text.
+pub(crate) fn subtree_stats(order: &[NodeRef<'_>], whole_cards: bool) -> FastMap<NodeId, Stats> {
     let mut stats: FastMap<NodeId, Stats> =
         FastMap::with_capacity_and_hasher(order.len(), Default::default());
     // Pre-order reversed visits children before parents.
@@ -360,10 +374,21 @@ pub(crate) fn subtree_stats(order: &[NodeRef<'_>]) -> FastMap<NodeId, Stats> {
                 s.text += cs.text;
                 s.link += cs.link;
                 s.commas += cs.commas;
+                s.heading += cs.heading;
             }
         }
-        if crate::tag::of(n).as_deref() == Some("a") {
-            s.link = s.text;
+        match crate::tag::of(n).as_deref() {
+            Some("h1" | "h2" | "h3" | "h4" | "h5" | "h6") => s.heading = s.text,
+            // A whole-card link, one `<a>` around a card's heading and its
+            // description (the card components of many design systems: AEM's
+            // promo, Bootstrap's stretched card, Tailwind UI): the
+            // description is the card's prose, not a menu's entry. Only the
+            // heading counts as link text.
+            Some("a") if whole_cards && s.heading > 0 && s.text >= s.heading + CARD_PROSE => {
+                s.link = s.heading;
+            }
+            Some("a") => s.link = s.text,
+            _ => {}
         }
         stats.insert(n.id, s);
     }

@@ -101,7 +101,7 @@ fn kept_after(
         (link_lists_go(chosen) || chosen != Chosen::Body).then(|| Walk::of(doc, roots, kind));
     if let Some(walk) = &walk {
         if link_lists_go(chosen) {
-            doomed.extend(density::link_lists_in(doc, roots, walk));
+            doomed.extend(density::link_lists_in(doc, roots, kind, walk));
         }
         if chosen != Chosen::Body {
             doomed.extend(inner::plan_in(roots, kind, walk).doomed);

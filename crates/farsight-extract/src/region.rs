@@ -51,7 +51,7 @@ pub(crate) fn furniture(doc: &Document, root: NodeId, kind: PageKind) -> Vec<Nod
         return Vec::new();
     };
     let order: Vec<NodeRef<'_>> = std::iter::once(r).chain(r.descendants_it()).collect();
-    let stats = density::subtree_stats(&order);
+    let stats = density::subtree_stats(&order, !kind.article);
     let text = |id: &NodeId| stats.get(id).map_or(0, |s| s.text);
     let all = text(&root);
     let most = all / 2;

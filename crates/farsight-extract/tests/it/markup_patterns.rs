@@ -982,3 +982,24 @@ fn people_who_viewed_this_item_also_viewed_goes() {
         assert!(!out.contains("also viewed"), "{out}");
     }
 }
+
+// Issue #12, services: a card that is one link around its heading and its
+// description (the whole-card link of many design systems' card
+// components: AEM's promo, Bootstrap's stretched card) is not a menu
+// entry. Link density read every card's prose as link text and a row too
+// short for a listing's cards (`cards.rs`) went as a link list; off
+// articles (whose cards are teasers) only the heading counts as link text.
+#[test]
+fn whole_card_links_keep_their_prose() {
+    let (text, md) = both("whole-card-links.html");
+    for out in [&text, &md] {
+        assert_contains(
+            out,
+            &[
+                "Fleet planning",
+                "which of them to replace first",
+                "report on them once the money arrives",
+            ],
+        );
+    }
+}
