@@ -982,3 +982,22 @@ fn people_who_viewed_this_item_also_viewed_goes() {
         assert!(!out.contains("also viewed"), "{out}");
     }
 }
+
+// Issue #12, listings: a Drupal taxonomy term page (body class
+// `path-taxonomy`) lists its nodes in the teaser view mode
+// (`node--view-mode-teaser`); Metatag says `og:type` article of it all the
+// same. The entries are the content.
+#[test]
+fn drupal_taxonomy_teasers_stay() {
+    let (text, md) = both("drupal-taxonomy-teasers.html");
+    for out in [&text, &md] {
+        assert_contains(
+            out,
+            &[
+                "Wheel Throwing for Beginners",
+                "why a glaze runs, crawls or crazes",
+                "Hand Building with Slabs",
+            ],
+        );
+    }
+}
