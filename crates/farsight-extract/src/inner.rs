@@ -248,7 +248,9 @@ pub(crate) fn plan_in(roots: &[NodeId], kind: PageKind, walk: &Walk<'_>) -> Plan
             // product's `<h3>` name, price and excerpt): no caption holds
             // a heading.
             _ if has(&CAPTION) && near_media(n) && !s.heading => s.text < cap(600),
-            _ if has(&TEASER) => s.text < cap(1500),
+            // Drupal core renders a listing's nodes in its teaser view mode
+            // (`node--view-mode-teaser`): off articles they are the entries.
+            _ if has(&TEASER) && (kind.article || !is_drupal_teaser_node(n)) => s.text < cap(1500),
             _ if has(&AUTHOR_BOX) => s.text < cap(1200),
             _ if has(&META) && kind.article && !kind.discussion => s.text < cap(200),
             "p" | "div" | "ul" | "section" => {
@@ -410,6 +412,15 @@ fn near_media(n: &NodeRef<'_>) -> bool {
 /// but one of a quote, code or a table, or on an article a caption element
 /// (`wp-caption-text`) that is not beside one. The image itself may be
 /// missing: a lazy-loaded one is an empty placeholder until scripts run.
+/// Whether `n` is a node Drupal renders in its teaser view mode
+/// (`node--view-mode-teaser`, `node-view-mode--teaser`).
+fn is_drupal_teaser_node(n: &NodeRef<'_>) -> bool {
+    n.attr("class").is_some_and(|c| {
+        c.split_ascii_whitespace()
+            .any(|w| w == "node--view-mode-teaser" || w == "node-view-mode--teaser")
+    })
+}
+
 fn captions_an_image(c: &NodeRef<'_>, kind: PageKind) -> bool {
     let not_an_image = |n: &NodeRef<'_>| has_any(n, &["pre", "blockquote", "table"]);
     if c.node_name().as_deref() == Some("figcaption") {

@@ -268,7 +268,8 @@ pub(crate) fn read(doc: &Document, structured: bool) -> PageFacts {
         && !ld.listing
         && !ld.product
         && !wordpress_page
-        && !is_wordpress_archive(doc);
+        && !is_wordpress_archive(doc)
+        && !is_drupal_taxonomy(doc);
     let is_article = ld.article || og_article;
     let is_product = ld.product || og_type.as_deref().is_some_and(|t| t.starts_with("product"));
     let raw_title = get(&["og:title", "twitter:title"])
@@ -346,6 +347,15 @@ fn is_wordpress_archive(doc: &Document) -> bool {
     doc.body()
         .and_then(|b| b.attr("class"))
         .is_some_and(|c| c.split_ascii_whitespace().any(|w| w == "archive"))
+}
+
+/// Whether the body's class is Drupal core's for a taxonomy term page
+/// (`path-taxonomy`): the term's index of nodes, a listing whatever
+/// `og:type` (Metatag's default article) says.
+fn is_drupal_taxonomy(doc: &Document) -> bool {
+    doc.body()
+        .and_then(|b| b.attr("class"))
+        .is_some_and(|c| c.split_ascii_whitespace().any(|w| w == "path-taxonomy"))
 }
 
 fn in_svg(n: &NodeRef<'_>) -> bool {

@@ -1003,3 +1003,22 @@ fn whole_card_links_keep_their_prose() {
         );
     }
 }
+
+// Issue #12, listings: a Drupal taxonomy term page (body class
+// `path-taxonomy`) lists its nodes in the teaser view mode
+// (`node--view-mode-teaser`); Metatag says `og:type` article of it all the
+// same. The entries are the content.
+#[test]
+fn drupal_taxonomy_teasers_stay() {
+    let (text, md) = both("drupal-taxonomy-teasers.html");
+    for out in [&text, &md] {
+        assert_contains(
+            out,
+            &[
+                "Wheel Throwing for Beginners",
+                "why a glaze runs, crawls or crazes",
+                "Hand Building with Slabs",
+            ],
+        );
+    }
+}
