@@ -138,15 +138,7 @@ pub(crate) fn render_one(
     if collector.pieces.is_empty() {
         return None;
     }
-    let dom = parse::parse(&depth::prepare(
-        &as_html(&collector.pieces),
-        depth::MAX_DEPTH,
-        options.format != Format::Html,
-    ));
-    clean::remove_hidden(&dom);
-    let body: Vec<NodeRef<'_>> = dom.body().into_iter().collect();
-    let mut doc = Document::default();
-    extractor::finish(&mut doc, &body, options, resolver, deadline);
+    let doc = finished(&collector.pieces, options, resolver, deadline);
     Some(doc.content).filter(|c| !c.trim().is_empty())
 }
 
@@ -339,9 +331,23 @@ fn rendered(
     if pieces.is_empty() {
         return None;
     }
-    let page = as_html(pieces);
+    let doc = finished(pieces, options, resolver, deadline);
+    // Judged as any page's content is; no title to discount, and no page
+    // to look for scripts in: enough or not, nothing else.
+    shortfall::judge(&doc.content, options.format, None, None, "")
+        .is_none()
+        .then_some(doc)
+}
+
+/// The pieces rendered as a page's content is, in `options`' format.
+fn finished(
+    pieces: &[Piece],
+    options: &ExtractOptions,
+    resolver: &Resolver,
+    deadline: &Deadline,
+) -> Document {
     let dom = parse::parse(&depth::prepare(
-        &page,
+        &as_html(pieces),
         depth::MAX_DEPTH,
         options.format != Format::Html,
     ));
@@ -349,11 +355,7 @@ fn rendered(
     let body: Vec<NodeRef<'_>> = dom.body().into_iter().collect();
     let mut doc = Document::default();
     extractor::finish(&mut doc, &body, options, resolver, deadline);
-    // Judged as any page's content is; no title to discount, and no page
-    // to look for scripts in: enough or not, nothing else.
-    shortfall::judge(&doc.content, options.format, None, None, "")
-        .is_none()
-        .then_some(doc)
+    doc
 }
 
 /// The pieces as the body of an HTML page: prose escaped into paragraphs
