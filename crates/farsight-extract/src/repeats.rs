@@ -154,7 +154,7 @@ const CARD_DEPTH: usize = 8;
 /// [`CARD_DEPTH`] levels up) beside an element sibling of the same tag and
 /// the same class (`li.grid__item`, `div.product-tile`). Copies elsewhere
 /// (a paragraph and a list item saying the same) are the page's own.
-fn in_card(n: &NodeRef<'_>) -> bool {
+pub(crate) fn in_card(n: &NodeRef<'_>) -> bool {
     n.ancestors_it(Some(CARD_DEPTH)).any(|a| {
         let Some(class) = a.attr("class").filter(|c| !c.trim().is_empty()) else {
             return false;

@@ -1054,3 +1054,29 @@ fn card_name_and_price_said_twice_in_a_row_are_said_once() {
         assert_eq!(out.matches("Whole bean, 340 g").count(), 6, "{out}");
     }
 }
+
+// Issue #12, collections: each card of a shop's grid ends with an action
+// link styled as a button (BigCommerce's `card-figcaption-button`
+// "Choose options", Shopify themes' `quick-add-view-btn` "View details",
+// "Quick view"). Off articles, a link of a few words whose class says
+// `btn` or `button`, inside one card of a row, goes; a button link in the
+// page's own prose stays.
+#[test]
+fn card_action_links_go() {
+    let (text, md) = both("card-action-links.html");
+    for out in [&text, &md] {
+        assert_contains(
+            out,
+            &[
+                "tested on the coast road",
+                "Gull Wing Dash Camera",
+                "£129.00",
+                "Slipway Hardwire Cable",
+                "Ask us",
+            ],
+        );
+        for gone in ["Choose options", "Out of stock", "Quick view"] {
+            assert!(!out.contains(gone), "{gone:?} in:\n{out}");
+        }
+    }
+}
