@@ -15,8 +15,8 @@ use crate::density;
 use crate::kind::PageKind;
 use crate::walk::Walk;
 use crate::words::tables::{
-    AD, AUTHOR_BOX, AUTHOR_CARD, BADGE, BUY_BOX, CAPTION, CARD_CAPTION, CREDIT, HIDDEN, META,
-    POST_QUOTE, REVIEW, SCREEN_READER, SIGNATURE, SLIDESHOW, TEASER, USER_PANEL,
+    AD, AUTHOR_BOX, AUTHOR_CARD, BADGE, BUTTON_LINK, BUY_BOX, CAPTION, CARD_CAPTION, CREDIT,
+    HIDDEN, META, POST_QUOTE, REVIEW, SCREEN_READER, SIGNATURE, SLIDESHOW, TEASER, USER_PANEL,
 };
 use crate::words::{Table, Words};
 
@@ -214,6 +214,10 @@ pub(crate) fn plan_in(roots: &[NodeId], kind: PageKind, walk: &Walk<'_>) -> Plan
             _ if has(&HIDDEN) || has(&SCREEN_READER) => s.text < cap(400),
             // "Sale", "Sold out", "New", "Best seller".
             _ if has(&BADGE) => s.text < cap(40),
+            // A shop card's action links ("Quick shop", "View details",
+            // "Choose options"), styled as buttons: off articles, a few
+            // words inside one card of a row.
+            "a" if !kind.article && has(&BUTTON_LINK) => s.text < cap(40) && is_card_action(n),
             _ if kind.product && has(&REVIEW) => true,
             _ if kind.product && has(&BUY_BOX) => s.text < cap(600),
             // A post's signature, but Stack Exchange's `post-signature` is
@@ -482,4 +486,21 @@ fn sizes(order: &[NodeRef<'_>]) -> FastMap<NodeId, Size> {
         sizes.insert(n.id, s);
     }
     sizes
+}
+
+/// At most this many words make a card's action link.
+const CARD_ACTION_WORDS: usize = 3;
+
+/// A link of a few words (at most [`CARD_ACTION_WORDS`]) inside one card
+/// of a row (see `repeats::in_card`), without a heading or an image: an
+/// action, not the card's title.
+fn is_card_action(n: &NodeRef<'_>) -> bool {
+    let text = n.text();
+    let words = text
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .count();
+    (1..=CARD_ACTION_WORDS).contains(&words)
+        && !has_any(n, &["img", "picture", "h1", "h2", "h3", "h4", "h5", "h6"])
+        && crate::repeats::in_card(n)
 }

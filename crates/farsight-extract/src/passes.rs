@@ -14,7 +14,9 @@
 //! 3. inner furniture — captions' credits, bylines, author boxes, ads,
 //!    user panels, review widgets (`inner.rs`);
 //! 4. repeats — an innermost block whose text the content already said
-//!    (`repeats.rs`): on products and threads only;
+//!    (`repeats.rs`): on products and threads; on other pages but
+//!    articles, only a short block right after the same text (a shop
+//!    card's name and price said twice in a row);
 //! 5. teasers — a trailing run of related-post cards (`trailing.rs`): only
 //!    after a block chosen for its prose;
 //! 6. empty headings — headings that end the content with nothing under
@@ -223,6 +225,10 @@ pub(crate) fn clean(doc: &Document, choice: &Choice, kind: PageKind) {
     // repeat their labels ("Screen size", "Ideal for") with each entry.
     if kind.product || kind.discussion {
         repeats::strip(doc, roots);
+    } else if !kind.article {
+        // A shop card's name and price said twice in a row (a theme's
+        // copy per layout): said once.
+        repeats::strip_adjacent(doc, roots);
     }
     if chosen == Chosen::Blocks {
         trailing::strip(doc, roots);

@@ -64,3 +64,104 @@ pub(crate) fn strip(doc: &Document, roots: &[NodeId]) {
         n.remove_from_parent();
     }
 }
+
+/// A short block that says again what the block just before it said goes,
+/// off articles, products and threads (see [`strip_adjacent`]).
+const ADJACENT_AT_MOST_WORDS: usize = 5;
+
+/// Removes, below `roots`, every short innermost block (at most
+/// [`ADJACENT_AT_MOST_WORDS`] words) inside one card of a row whose text is
+/// that of the block just before it, as the content is read in page order.
+///
+/// A shop's product card says its name and price twice in a row: Shopify's
+/// Dawn theme (and the many themes built on it) prints a card's heading
+/// inside its media box for cards without an image and again below it,
+/// with CSS showing one, an image link carries the name as its text, and
+/// its price snippet holds a regular and a sale price of which CSS shows
+/// one. On a page that lists things [`strip`] cannot run (the cards repeat
+/// their labels with each entry); a copy right after its first is no
+/// label, it is the same card saying its name once more. Inline elements
+/// beside blocks (an image link before the card's heading) are read as a
+/// block of their own, as they render on a line of their own.
+pub(crate) fn strip_adjacent(doc: &Document, roots: &[NodeId]) {
+    // The text of the last block read, and that block.
+    let mut last = String::new();
+    let mut last_node: Option<NodeRef<'_>> = None;
+    let mut doomed: Vec<NodeRef<'_>> = Vec::new();
+    let mut stack: Vec<NodeRef<'_>> = roots.iter().filter_map(|r| doc.tree.get(r)).collect();
+    stack.reverse();
+    while let Some(n) = stack.pop() {
+        let Some(name) = n.node_name() else {
+            continue;
+        };
+        if matches!(
+            &*name,
+            "pre" | "code" | "table" | "dl" | "textarea" | "math" | "svg"
+        ) {
+            // Not compared, and a block between two copies.
+            last.clear();
+            last_node = None;
+            continue;
+        }
+        let children: Vec<NodeRef<'_>> = n.element_children();
+        if children
+            .iter()
+            .any(|c| c.node_name().is_some_and(|c| is_block(&c) || &*c == "pre"))
+        {
+            stack.extend(children.into_iter().rev());
+            continue;
+        }
+        // A block, or an inline element beside blocks (its parent held
+        // one), read as a line of its own.
+        let text = collapse_ws(&n.text());
+        if !text.chars().any(char::is_alphanumeric) {
+            continue;
+        }
+        let words = text
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .count();
+        if words <= ADJACENT_AT_MOST_WORDS
+            && text == last
+            && !last_node.is_some_and(|l| alike_siblings(&l, &n))
+            && in_card(&n)
+        {
+            doomed.push(n);
+        } else {
+            last = text;
+            last_node = Some(n);
+        }
+    }
+    for n in doomed {
+        n.remove_from_parent();
+    }
+}
+
+/// Two children of one parent with the same tag and class: a row of alike
+/// entries (list items, a refrain's lines), each saying its own text, not
+/// one entry said in two layouts.
+fn alike_siblings(a: &NodeRef<'_>, b: &NodeRef<'_>) -> bool {
+    a.parent().map(|p| p.id) == b.parent().map(|p| p.id)
+        && a.node_name() == b.node_name()
+        && a.attr("class") == b.attr("class")
+}
+
+/// How far above a block its card may start: Dawn's sale price sits eight
+/// levels below the grid's list item.
+const CARD_DEPTH: usize = 8;
+
+/// Whether `n` is inside one card of a row: an ancestor (at most
+/// [`CARD_DEPTH`] levels up) beside an element sibling of the same tag and
+/// the same class (`li.grid__item`, `div.product-tile`). Copies elsewhere
+/// (a paragraph and a list item saying the same) are the page's own.
+pub(crate) fn in_card(n: &NodeRef<'_>) -> bool {
+    n.ancestors_it(Some(CARD_DEPTH)).any(|a| {
+        let Some(class) = a.attr("class").filter(|c| !c.trim().is_empty()) else {
+            return false;
+        };
+        let alike = |s: NodeRef<'_>| {
+            s.node_name() == a.node_name() && s.attr("class").is_some_and(|c| c == class)
+        };
+        a.prev_element_sibling().is_some_and(alike) || a.next_element_sibling().is_some_and(alike)
+    })
+}

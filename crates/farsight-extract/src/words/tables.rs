@@ -263,6 +263,11 @@ pub(crate) static AUTHOR_BOX: Table =
 /// `badger`; WooCommerce's sale badge is `onsale`.
 pub(crate) static BADGE: Table = Table::parts(&["badge", "badges", "onsale"]);
 
+/// A link styled as a button (`btn`, `button`, `btn--secondary`): on a
+/// shop card, its action ("Quick shop", "View details", "Choose options").
+/// Word parts: not `buttons-wrapper`'s `buttons` or `btnx`.
+pub(crate) static BUTTON_LINK: Table = Table::parts(&["btn", "button"]);
+
 /// Review and customer-question widgets, furniture on a product page. Word
 /// parts: `qa` and `tax` are words only alone (`qa-section`, not `aqua`).
 pub(crate) static REVIEW: Table = Table::parts(&[
@@ -481,6 +486,7 @@ pub(crate) static ALL: &[(&str, &Table)] = &[
     ("AUTHOR_CARD", &AUTHOR_CARD),
     ("AUTHOR_BOX", &AUTHOR_BOX),
     ("BADGE", &BADGE),
+    ("BUTTON_LINK", &BUTTON_LINK),
     ("REVIEW", &REVIEW),
     ("BUY_BOX", &BUY_BOX),
     ("AD", &AD),

@@ -186,6 +186,13 @@ fn what_each_table_must_and_must_not_match() {
         ("AUTHOR_BOX", &AUTHOR_BOX, "td-author-box", true),
         ("BADGE", &BADGE, "badger", false),
         ("BADGE", &BADGE, "ast-onsale-card", true),
+        (
+            "BUTTON_LINK",
+            &BUTTON_LINK,
+            "btn btn--secondary quick-add-view-btn",
+            true,
+        ),
+        ("BUTTON_LINK", &BUTTON_LINK, "buttons-wrapper", false),
         ("REVIEW", &REVIEW, "qa-section", true),
         ("REVIEW", &REVIEW, "aqua", false),
         ("BUY_BOX", &BUY_BOX, "taxonomy", false),

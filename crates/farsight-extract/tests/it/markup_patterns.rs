@@ -1022,3 +1022,61 @@ fn drupal_taxonomy_teasers_stay() {
         );
     }
 }
+
+// Issue #12, collections: a shop card says its name and price twice in a
+// row (Shopify's Dawn theme: the heading inside the media box for cards
+// without an image and again below it, an image link named after the
+// product, a regular and a sale price of which CSS shows one). Off
+// articles, products and threads, a short block right after the same
+// text goes; a label each card repeats ("Whole bean, 340 g") stays.
+#[test]
+fn card_name_and_price_said_twice_in_a_row_are_said_once() {
+    let (text, md) = both("card-name-said-twice.html");
+    for out in [&text, &md] {
+        assert_contains(
+            out,
+            &[
+                "Small batches roasted on the quay",
+                "Harbour Fog Dark Roast",
+                "$18.50",
+                "Driftwood Medium Roast",
+                "$16.10",
+            ],
+        );
+        for once in [
+            "Harbour Fog Dark Roast",
+            "$18.50",
+            "Quayside Espresso",
+            "$19.40",
+        ] {
+            assert_eq!(out.matches(once).count(), 1, "{once:?} in:\n{out}");
+        }
+        assert_eq!(out.matches("Whole bean, 340 g").count(), 6, "{out}");
+    }
+}
+
+// Issue #12, collections: each card of a shop's grid ends with an action
+// link styled as a button (BigCommerce's `card-figcaption-button`
+// "Choose options", Shopify themes' `quick-add-view-btn` "View details",
+// "Quick view"). Off articles, a link of a few words whose class says
+// `btn` or `button`, inside one card of a row, goes; a button link in the
+// page's own prose stays.
+#[test]
+fn card_action_links_go() {
+    let (text, md) = both("card-action-links.html");
+    for out in [&text, &md] {
+        assert_contains(
+            out,
+            &[
+                "tested on the coast road",
+                "Gull Wing Dash Camera",
+                "£129.00",
+                "Slipway Hardwire Cable",
+                "Ask us",
+            ],
+        );
+        for gone in ["Choose options", "Out of stock", "Quick view"] {
+            assert!(!out.contains(gone), "{gone:?} in:\n{out}");
+        }
+    }
+}
