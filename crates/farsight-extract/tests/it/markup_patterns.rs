@@ -1022,3 +1022,24 @@ fn drupal_taxonomy_teasers_stay() {
         );
     }
 }
+
+// Issue #12, collections: Discourse's `/t/` is followed by the topic's
+// number (`/t/slug/123`); a shop's category at `/t/teapots` is not a
+// thread, and read as one it lost the lines its cards repeat.
+#[test]
+fn a_shop_category_at_t_is_not_a_thread() {
+    let html = page("shop-category-at-t.html");
+    let at = |url: &str| extract(&html, &ExtractOptions::new(Format::Text).base_url(url)).content;
+    let category = at("https://shop.example/t/teapots");
+    assert_contains(
+        &category,
+        &[
+            "Enamel stovetop kettle, 2 litres, cream",
+            "$39.99",
+            "Ships within two working days",
+        ],
+    );
+    assert_eq!(category, at("https://shop.example/c/teapots"));
+    // A Discourse topic's address is still a thread's.
+    assert_ne!(category, at("https://forum.example/t/teapots/123"));
+}
