@@ -1043,3 +1043,29 @@ fn a_shop_category_at_t_is_not_a_thread() {
     // A Discourse topic's address is still a thread's.
     assert_ne!(category, at("https://forum.example/t/teapots/123"));
 }
+
+// Issue #12, collections: `aria-hidden="true"` takes text out of the
+// accessibility tree, not off the screen. A link named by its
+// `aria-label` hides its visible stars and count so that they are not
+// read twice (Amazon's ratings), and a card's second link to the same
+// page, out of the tab order too (`tabindex="-1"`), is a duplicate for
+// screen readers only (a summary under the card's title): both are shown
+// and are content.
+#[test]
+fn text_hidden_from_screen_readers_beside_its_name_is_shown() {
+    let (text, md) = both("aria-hidden-shown.html");
+    for out in [&text, &md] {
+        assert_contains(
+            out,
+            &[
+                "Linen apron, slate blue",
+                "two deep pockets and a cross-back strap",
+                "4.7 out of 5 stars",
+                "212",
+                "Sized for cooks aged four to eight",
+                "318",
+            ],
+        );
+        assert!(!out.contains("Bedroom"), "{out}");
+    }
+}
