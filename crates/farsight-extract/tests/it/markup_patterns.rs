@@ -1069,3 +1069,26 @@ fn text_hidden_from_screen_readers_beside_its_name_is_shown() {
         assert!(!out.contains("Bedroom"), "{out}");
     }
 }
+
+// Issue #12, collections: Marko's out-of-order rendering (eBay's browse
+// pages) leaves a placeholder (`id="af{R}ph{N}"`) where a block belongs
+// and sends the block at the end of the body, `display:none` until a
+// script moves it (`<div id="af{R}{N}">`): the grid is put in its place.
+#[test]
+fn marko_reordered_blocks_take_their_placeholders() {
+    let (text, md) = both("marko-reordered.html");
+    for out in [&text, &md] {
+        assert_contains(
+            out,
+            &[
+                "Desk Accessories",
+                "Brass desk lamp with green shade",
+                "$64.00",
+                "Leather blotter, tan",
+                "12 watching",
+            ],
+        );
+        assert!(!out.contains("Fashion"), "{out}");
+        assert!(!out.contains("Returns"), "{out}");
+    }
+}
