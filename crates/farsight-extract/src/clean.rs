@@ -428,7 +428,9 @@ fn hiding(n: &NodeRef<'_>) -> Option<Hiding> {
                 by_style |= a.value.trim().eq_ignore_ascii_case("true");
                 false
             }
-            "aria-hidden" => a.value.trim().eq_ignore_ascii_case("true"),
+            "aria-hidden" => {
+                a.value.trim().eq_ignore_ascii_case("true") && !shown_beside_its_name(n, el)
+            }
             "type" => a.value.trim().eq_ignore_ascii_case("hidden"),
             "style" => {
                 by_style |= style_hides(&a.value);
@@ -447,6 +449,33 @@ fn hiding(n: &NodeRef<'_>) -> Option<Hiding> {
         }
     })
 }
+
+/// Whether an element hidden from screen readers (`aria-hidden="true"`)
+/// is shown on the screen all the same, because what it says is said to
+/// screen readers another way: `aria-hidden` takes an element out of the
+/// accessibility tree, not off the page. Two WAI-ARIA conventions:
+/// - the visible text of a link or button whose name is its `aria-label`
+///   (Amazon's rating link, `aria-label="4.7 out of 5 stars, 58,483
+///   ratings"` around its stars and count, each `aria-hidden`): hidden so
+///   that it is not read twice;
+/// - a link also out of the tab order (`tabindex="-1"`): a card's second
+///   link to the same page (around its picture or its summary), skipped
+///   by screen readers and keyboards as a duplicate, not by the eye.
+fn shown_beside_its_name(n: &NodeRef<'_>, el: &dom_query::Element) -> bool {
+    let skipped_link = &*el.name.local == "a"
+        && el
+            .attrs
+            .iter()
+            .any(|a| &*a.name.local == "tabindex" && a.value.trim() == "-1");
+    skipped_link
+        || n.ancestors_it(Some(NAMED_CONTROL_DEPTH)).any(|p| {
+            matches!(p.node_name().as_deref(), Some("a" | "button")) && p.has_attr("aria-label")
+        })
+}
+
+/// How far above a hidden element its link or button is looked for (see
+/// [`shown_beside_its_name`]): the icon and the count inside a link.
+const NAMED_CONTROL_DEPTH: usize = 2;
 
 /// A button that opens a section of the page (an FAQ's question, an
 /// accordion's heading) says something; "Add to cart" and "Menu" do not.

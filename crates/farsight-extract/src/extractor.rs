@@ -1,6 +1,6 @@
 //! Main-content extraction, in five stages over one parsed page: parse
-//! (with the metadata read, React's streamed content put in place and what
-//! is hidden removed), classify
+//! (with the metadata read, React's streamed content and Marko's reordered
+//! blocks put in place and what is hidden removed), classify
 //! (`kind.rs`), choose the content roots (`content.rs`), clean them with
 //! one ordered list of passes (`passes.rs`), render.
 
@@ -11,8 +11,8 @@ use crate::render::{self, RenderOptions};
 use crate::url_util::Resolver;
 use crate::{
     Document, ExtractOptions, Format, Shortfall, boilerplate, clean, content, depth,
-    embedded_state, kind, links, metadata, own_article, passes, paywall, product_text, sanitize,
-    shortfall, streamed,
+    embedded_state, kind, links, metadata, own_article, passes, paywall, product_text, reordered,
+    sanitize, shortfall, streamed,
 };
 
 /// Extracts the main content (or the selector's matches) of `html`.
@@ -37,6 +37,7 @@ fn extract_within(html: &str, options: &ExtractOptions, deadline: &Deadline) -> 
     let dom = crate::parse::parse(html);
     let mut facts = metadata::read(&dom, options.include_structured_data);
     streamed::place(&dom, html);
+    reordered::place(&dom, html);
     clean::remove_hidden(&dom);
     let resolver = Resolver::new(options.base_url.as_deref(), facts.base_href.as_deref());
 

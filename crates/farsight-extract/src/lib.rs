@@ -53,6 +53,7 @@ mod readability;
 mod recommendations;
 mod region;
 mod render;
+mod reordered;
 mod repeats;
 mod sanitize;
 mod selector;

@@ -80,8 +80,15 @@ pub(crate) fn looks_like_thread(url: &str) -> bool {
         return false;
     };
     let path = u.path().to_ascii_lowercase();
+    // Discourse's `/t/` is followed by the topic's number (`/t/slug/123`,
+    // `/t/123`); without one, `/t/` is a shop's category or product page
+    // (`/t/mesh-office-chair`), not a thread.
+    if let Some((_, rest)) = path.split_once("/t/")
+        && rest.split('/').any(is_number)
+    {
+        return true;
+    }
     [
-        "/t/",
         "/thread/",
         "/threads/",
         "/topic/",
@@ -94,6 +101,11 @@ pub(crate) fn looks_like_thread(url: &str) -> bool {
     ]
     .iter()
     .any(|p| path.contains(p))
+}
+
+/// Whether a path segment is a number (a thread's id).
+fn is_number(segment: &str) -> bool {
+    !segment.is_empty() && segment.bytes().all(|b| b.is_ascii_digit())
 }
 
 #[cfg(test)]

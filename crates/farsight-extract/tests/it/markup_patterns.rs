@@ -1080,3 +1080,73 @@ fn card_action_links_go() {
         }
     }
 }
+
+// Issue #12, collections: Discourse's `/t/` is followed by the topic's
+// number (`/t/slug/123`); a shop's category at `/t/teapots` is not a
+// thread, and read as one it lost the lines its cards repeat.
+#[test]
+fn a_shop_category_at_t_is_not_a_thread() {
+    let html = page("shop-category-at-t.html");
+    let at = |url: &str| extract(&html, &ExtractOptions::new(Format::Text).base_url(url)).content;
+    let category = at("https://shop.example/t/teapots");
+    assert_contains(
+        &category,
+        &[
+            "Enamel stovetop kettle, 2 litres, cream",
+            "$39.99",
+            "Ships within two working days",
+        ],
+    );
+    assert_eq!(category, at("https://shop.example/c/teapots"));
+    // A Discourse topic's address is still a thread's.
+    assert_ne!(category, at("https://forum.example/t/teapots/123"));
+}
+
+// Issue #12, collections: `aria-hidden="true"` takes text out of the
+// accessibility tree, not off the screen. A link named by its
+// `aria-label` hides its visible stars and count so that they are not
+// read twice (Amazon's ratings), and a card's second link to the same
+// page, out of the tab order too (`tabindex="-1"`), is a duplicate for
+// screen readers only (a summary under the card's title): both are shown
+// and are content.
+#[test]
+fn text_hidden_from_screen_readers_beside_its_name_is_shown() {
+    let (text, md) = both("aria-hidden-shown.html");
+    for out in [&text, &md] {
+        assert_contains(
+            out,
+            &[
+                "Linen apron, slate blue",
+                "two deep pockets and a cross-back strap",
+                "4.7 out of 5 stars",
+                "212",
+                "Sized for cooks aged four to eight",
+                "318",
+            ],
+        );
+        assert!(!out.contains("Bedroom"), "{out}");
+    }
+}
+
+// Issue #12, collections: Marko's out-of-order rendering (eBay's browse
+// pages) leaves a placeholder (`id="af{R}ph{N}"`) where a block belongs
+// and sends the block at the end of the body, `display:none` until a
+// script moves it (`<div id="af{R}{N}">`): the grid is put in its place.
+#[test]
+fn marko_reordered_blocks_take_their_placeholders() {
+    let (text, md) = both("marko-reordered.html");
+    for out in [&text, &md] {
+        assert_contains(
+            out,
+            &[
+                "Desk Accessories",
+                "Brass desk lamp with green shade",
+                "$64.00",
+                "Leather blotter, tan",
+                "12 watching",
+            ],
+        );
+        assert!(!out.contains("Fashion"), "{out}");
+        assert!(!out.contains("Returns"), "{out}");
+    }
+}
