@@ -15,8 +15,8 @@ use crate::density;
 use crate::kind::PageKind;
 use crate::walk::Walk;
 use crate::words::tables::{
-    AD, AUTHOR_BOX, AUTHOR_CARD, BADGE, BUY_BOX, CAPTION, CARD_CAPTION, CREDIT, HIDDEN, META,
-    POST_QUOTE, REVIEW, SCREEN_READER, SIGNATURE, SLIDESHOW, TEASER, USER_PANEL,
+    AD, AUTHOR_BOX, AUTHOR_CARD, BADGE, BUY_BOX, CAPTION, CARD_CAPTION, CREDIT, ELEMENTOR_CTA,
+    HIDDEN, META, POST_QUOTE, REVIEW, SCREEN_READER, SIGNATURE, SLIDESHOW, TEASER, USER_PANEL,
 };
 use crate::words::{Table, Words};
 
@@ -222,7 +222,8 @@ pub(crate) fn plan_in(roots: &[NodeId], kind: PageKind, walk: &Walk<'_>) -> Plan
             // On a thread, a post's quote of an earlier post: that post is
             // there already, and people marking threads leave quotes out.
             _ if kind.discussion && has(&POST_QUOTE) => s.text < cap(usize::MAX),
-            _ if has(&AD) => s.text < cap(300),
+            // Elementor's Call to Action widget is a content card, not an ad.
+            _ if has(&AD) && !has(&ELEMENTOR_CTA) => s.text < cap(300),
             // Off articles, only next to an image: `credit` is a word of
             // other things too (a loan's credit terms on a product page).
             _ if has(&CREDIT) && (kind.article || near_media(n)) => s.text < cap(600),

@@ -300,6 +300,13 @@ pub(crate) static BUY_BOX: Table = Table::parts(&[
 pub(crate) static AD: Table =
     Table::parts(&["ad", "ads", "advert", "advertisement", "sponsored", "cta"]);
 
+/// Elementor's Call to Action widget (`elementor-cta`, its parts
+/// `elementor-cta__title`, `elementor-cta__description`): a card that page
+/// builders' sites fill with their content (a picture, a title, a
+/// description, a button), not an advertisement, though [`AD`] reads `cta`
+/// in its names. Word parts in a row.
+pub(crate) static ELEMENTOR_CTA: Table = Table::parts(&["elementor-cta"]);
+
 // --- Hidden classes that leave an element shown (clean.rs) ---
 
 /// Class tokens that hide an element for everyone or on large screens, and
@@ -484,6 +491,7 @@ pub(crate) static ALL: &[(&str, &Table)] = &[
     ("REVIEW", &REVIEW),
     ("BUY_BOX", &BUY_BOX),
     ("AD", &AD),
+    ("ELEMENTOR_CTA", &ELEMENTOR_CTA),
     ("HIDDEN_ON_DESKTOP", &HIDDEN_ON_DESKTOP),
     ("HIDDEN_BY_CLASS", &HIDDEN_BY_CLASS),
     ("PAYWALL", &PAYWALL),

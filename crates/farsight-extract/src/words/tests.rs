@@ -193,6 +193,13 @@ fn what_each_table_must_and_must_not_match() {
         ("AD", &AD, "header", false),
         ("AD", &AD, "adaptive", false),
         (
+            "ELEMENTOR_CTA",
+            &ELEMENTOR_CTA,
+            "elementor-cta__title",
+            true,
+        ),
+        ("ELEMENTOR_CTA", &ELEMENTOR_CTA, "cta-elementor", false),
+        (
             "HIDDEN_ON_DESKTOP",
             &HIDDEN_ON_DESKTOP,
             "no-js-hidden",

@@ -1022,3 +1022,43 @@ fn drupal_taxonomy_teasers_stay() {
         );
     }
 }
+
+// Issue #12, listings: Elementor's Call to Action widget (`elementor-cta`,
+// `elementor-cta__title`, `elementor-cta__description`) is a card that
+// page-builder sites fill with their content; the ad table's `cta` read
+// every one of its parts as an advertisement.
+#[test]
+fn elementor_call_to_action_cards_stay() {
+    let (text, md) = both("elementor-cta-cards.html");
+    for out in [&text, &md] {
+        assert_contains(
+            out,
+            &[
+                "Heron Loop",
+                "Warden: Petra Quill",
+                "Old Mill Ridge",
+                "Length: 12 miles",
+            ],
+        );
+    }
+}
+
+// Issue #12, listings: a WordPress archive prints each post as an
+// `<article>` whose title is its only text (a thumbnail and an
+// `h2.entry-title` link) and whose first class word is the post's number
+// (`post_class()`: `post-4101 post type-post ...`). Such entries are a
+// row of cards, not a run of links.
+#[test]
+fn wordpress_archive_title_entries_stay() {
+    let (text, md) = both("wordpress-archive-title-entries.html");
+    for out in [&text, &md] {
+        assert_contains(
+            out,
+            &[
+                "Roasted Parsnip and Apple Soup",
+                "Green Lentil Broth with Lemon",
+                "Tomato Fennel Soup in Twenty Minutes",
+            ],
+        );
+    }
+}
