@@ -333,13 +333,15 @@ fn alike_key(n: &NodeRef<'_>) -> u64 {
     h.finish()
 }
 
-/// Whether a class word names one item by its number (`post-30149`,
-/// `node-12`): WordPress's `post_class()` writes the post's id first, so
-/// the entries of an archive differ in their first class word. Such a word
-/// says nothing of what the element is.
+/// Whether a class word is WordPress's number of one post (`post-30149`):
+/// `post_class()` writes the post's id first, for every post type, so the
+/// entries of an archive differ in their first class word, which says
+/// nothing of what the element is. Not any word ending in a number:
+/// Bootstrap's and Tailwind's (`col-lg-6`, `py-5`, `text-gray-500`) say
+/// how an element is laid out, and siblings laid out alike are alike.
 fn is_numbered(word: &str) -> bool {
-    word.rsplit_once('-')
-        .is_some_and(|(_, n)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+    word.strip_prefix("post-")
+        .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// A currency sign against a digit ("$11.99", "€ 25", "25 €", "£1,200"),
