@@ -1062,3 +1062,24 @@ fn wordpress_archive_title_entries_stay() {
         );
     }
 }
+
+// Issue #12: an index lists its entries under one heading per letter or
+// group ("A", list, "B", list: MediaWiki's `div-col` lists between
+// `mw-heading` blocks, a glossary's letters). Each list is a block of
+// links, but the lists are a row of alike blocks with headings between
+// them, not a "Don't miss" run of links inside prose.
+#[test]
+fn index_lists_under_headings_stay() {
+    let (text, md) = both("index-lists-under-headings.html");
+    for out in [&text, &md] {
+        assert_contains(
+            out,
+            &[
+                "Alpine Butterfly Loop",
+                "Buntline Hitch",
+                "Constrictor Knot",
+                "Dropper Loop",
+            ],
+        );
+    }
+}
