@@ -89,6 +89,12 @@ pub(crate) static RESULT_COUNT: Table = Table::fragments(&[
     "grid-count",
 ]);
 
+/// A blog archive's description: WordPress's `the_archive_description()`
+/// in core themes and the Genesis framework (`archive-description`,
+/// `taxonomy-description`). Whole names, read in the class only.
+pub(crate) static ARCHIVE_DESCRIPTION: Table =
+    Table::tokens(&["archive-description", "taxonomy-description"]);
+
 /// "Edit this page" links of documentation. Fragments, written as compounds
 /// (`theme-edit-this-page`); not the word `edit` alone, which GitHub puts
 /// on the wrapper of every comment.
@@ -470,6 +476,7 @@ pub(crate) static ALL: &[(&str, &Table)] = &[
     ("NOISE", &NOISE),
     ("REGION_NOISE", &REGION_NOISE),
     ("RESULT_COUNT", &RESULT_COUNT),
+    ("ARCHIVE_DESCRIPTION", &ARCHIVE_DESCRIPTION),
     ("EDIT_PAGE", &EDIT_PAGE),
     ("POST", &POST),
     ("POST_AUTHOR", &POST_AUTHOR),

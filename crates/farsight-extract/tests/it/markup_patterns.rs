@@ -1083,3 +1083,23 @@ fn index_lists_under_headings_stay() {
         );
     }
 }
+
+// Issue #12, listings: a WordPress archive prints its category's
+// description (`the_archive_description()`, the Genesis framework's
+// `archive-description`) above the region of its posts and outside
+// `<main>`; the posts are titles alone. Readability picks the description;
+// the archive is the description and the region of its posts.
+#[test]
+fn archive_description_and_its_posts() {
+    let (text, md) = both("genesis-archive-description.html");
+    for out in [&text, &md] {
+        assert_contains(
+            out,
+            &[
+                "on the table in thirty minutes or less",
+                "Sheet Pan Gnocchi with Peppers",
+                "Black Bean Quesadillas",
+            ],
+        );
+    }
+}
