@@ -55,11 +55,12 @@ fn text_len(n: &NodeRef<'_>) -> usize {
 /// and a date). Link density reads them as menus; they are the page.
 ///
 /// A row is an element with at least [`MIN_CARDS`] alike children (same
-/// tag and first class word; `<li>` of any class) of which most are cards:
-/// a link, at least [`CARD_PARTS`] separate texts and [`CARD_TEXT`]
-/// characters, and what a menu item lacks — a picture, a heading, a
-/// `<time>`, a price (a currency sign against a digit) or schema.org
-/// `Product`/`Offer` microdata. A menu's item is one label.
+/// tag and first class word that is not an item's number; `<li>` of any
+/// class) of which most are cards: a link, at least [`CARD_PARTS`]
+/// separate texts (or an `<article>` with a heading: its title alone) and
+/// [`CARD_TEXT`] characters, and what a menu item lacks — a picture, a
+/// heading, a `<time>`, a price (a currency sign against a digit) or
+/// schema.org `Product`/`Offer` microdata. A menu's item is one label.
 ///
 /// Returns, for the elements of `order` (a pre-order walk, as
 /// `density::subtree_stats` reads it), the characters of link text inside
@@ -186,9 +187,19 @@ fn find_cards(order: &[NodeRef<'_>]) -> Option<(FastSet<NodeId>, FastMap<NodeId,
                 f.has_link = true;
                 f.links = f.links.saturating_add(1);
             }
-            "img" | "picture" | "h2" | "h3" | "h4" | "h5" | "h6" | "time" => f.signal = true,
+            "img" | "picture" | "time" => f.signal = true,
+            "h2" | "h3" | "h4" | "h5" | "h6" => {
+                f.signal = true;
+                f.heading = true;
+            }
             _ => f.signal |= has_product_microdata(n),
         }
+        // An `<article>` holding a heading is one entry of a blog's or
+        // recipe site's archive even when its title is its only text
+        // (WordPress themes' `article.post.entry`: a thumbnail and an
+        // `h2.entry-title` link, as Genesis prints a category's posts; the
+        // thumbnail's link is often `aria-hidden` and gone by now).
+        f.titled_entry = &*name == "article" && f.heading;
         mark_row(n, &feats, &mut cards);
         feats.insert(n.id, f);
     }
@@ -254,6 +265,11 @@ struct Feats {
     has_link: bool,
     /// A picture, a heading, a time, a price or product microdata.
     signal: bool,
+    /// An `h2`-`h6` below.
+    heading: bool,
+    /// The element is an `<article>` holding a heading: a card even with
+    /// one text part (its title). Not summed onto ancestors.
+    titled_entry: bool,
 }
 
 impl Feats {
@@ -264,12 +280,13 @@ impl Feats {
         self.links = self.links.saturating_add(o.links);
         self.has_link |= o.has_link;
         self.signal |= o.signal;
+        self.heading |= o.heading;
     }
 
     fn is_card(&self) -> bool {
         self.has_link
             && self.signal
-            && self.parts >= CARD_PARTS
+            && (self.parts >= CARD_PARTS || self.titled_entry)
             && self.text >= CARD_TEXT
             && self.links <= CARD_LINKS
     }
@@ -310,10 +327,21 @@ fn alike_key(n: &NodeRef<'_>) -> u64 {
     if tag.as_deref() != Some("li") {
         n.attr("class")
             .as_deref()
-            .and_then(|c| c.split_whitespace().next())
+            .and_then(|c| c.split_whitespace().find(|w| !is_numbered(w)))
             .hash(&mut h);
     }
     h.finish()
+}
+
+/// Whether a class word is WordPress's number of one post (`post-30149`):
+/// `post_class()` writes the post's id first, for every post type, so the
+/// entries of an archive differ in their first class word, which says
+/// nothing of what the element is. Not any word ending in a number:
+/// Bootstrap's and Tailwind's (`col-lg-6`, `py-5`, `text-gray-500`) say
+/// how an element is laid out, and siblings laid out alike are alike.
+fn is_numbered(word: &str) -> bool {
+    word.strip_prefix("post-")
+        .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// A currency sign against a digit ("$11.99", "€ 25", "25 €", "£1,200"),

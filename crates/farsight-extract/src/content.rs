@@ -13,7 +13,7 @@ use crate::kind::PageKind;
 use crate::passes::Chosen;
 use crate::words::Words;
 use crate::words::tables::REVIEW;
-use crate::{Engine, cards, density, passes, posts, readability, region};
+use crate::{Engine, archive, cards, density, passes, posts, readability, region};
 
 /// Fewer characters than this from a page that is not an article are a
 /// failure to find its content, not its content.
@@ -123,6 +123,19 @@ pub(crate) fn choose(
             furniture: None,
         },
     };
+    // A blog archive's description picked outside the region of its
+    // posts (see `archive.rs`): both are the archive.
+    if kind.lists()
+        && blocks.chosen == Chosen::Blocks
+        && let Some(roots) = archive::with_region(doc, &blocks.roots)
+    {
+        return Choice {
+            roots,
+            chosen: Chosen::Region,
+            dropped: Vec::new(),
+            furniture: None,
+        };
+    }
     // The second look is a refinement: not when time is up.
     // An article is its picked blocks, unless they are a few words or
     // mostly links (an index: a Wikipedia "List of", a topic page): those

@@ -16,7 +16,8 @@ use crate::kind::PageKind;
 use crate::walk::Walk;
 use crate::words::tables::{
     AD, AUTHOR_BOX, AUTHOR_CARD, BADGE, BUTTON_LINK, BUY_BOX, CAPTION, CARD_CAPTION, CREDIT,
-    HIDDEN, META, POST_QUOTE, REVIEW, SCREEN_READER, SIGNATURE, SLIDESHOW, TEASER, USER_PANEL,
+    ELEMENTOR_CTA, HIDDEN, META, POST_QUOTE, REVIEW, SCREEN_READER, SIGNATURE, SLIDESHOW, TEASER,
+    USER_PANEL,
 };
 use crate::words::{Table, Words};
 
@@ -226,7 +227,8 @@ pub(crate) fn plan_in(roots: &[NodeId], kind: PageKind, walk: &Walk<'_>) -> Plan
             // On a thread, a post's quote of an earlier post: that post is
             // there already, and people marking threads leave quotes out.
             _ if kind.discussion && has(&POST_QUOTE) => s.text < cap(usize::MAX),
-            _ if has(&AD) => s.text < cap(300),
+            // Elementor's Call to Action widget is a content card, not an ad.
+            _ if has(&AD) && !has(&ELEMENTOR_CTA) => s.text < cap(300),
             // Off articles, only next to an image: `credit` is a word of
             // other things too (a loan's credit terms on a product page).
             _ if has(&CREDIT) && (kind.article || near_media(n)) => s.text < cap(600),
@@ -387,6 +389,8 @@ fn is_date_line(n: &NodeRef<'_>, name: &str, text: usize) -> bool {
 /// `letter-group B`; a numbered or a state's modifier), as `cards::alike_key`
 /// reads a row by its first word; as many words keeps a one-off block
 /// beside its row (a featured card's extra words, a heading block) apart.
+/// "Beside" looks past the headings between an index's sections (see
+/// [`separates_entries`], at most [`BETWEEN_ENTRIES`] of them).
 fn in_row(n: &NodeRef<'_>) -> bool {
     /// The first class word and the number of class words.
     fn class_shape(e: &NodeRef<'_>) -> Option<(String, usize)> {
@@ -397,12 +401,54 @@ fn in_row(n: &NodeRef<'_>) -> bool {
     }
     fn has_twin(e: &NodeRef<'_>) -> bool {
         let shape = class_shape(e);
-        let alike = |s: NodeRef<'_>| s.node_name() == e.node_name() && class_shape(&s) == shape;
-        e.prev_element_sibling().is_some_and(alike) || e.next_element_sibling().is_some_and(alike)
+        let alike = |s: &NodeRef<'_>| s.node_name() == e.node_name() && class_shape(s) == shape;
+        // The nearest sibling each way past the headings between
+        // sections: an index's letter blocks under their own headings
+        // ("A", list, "B", list: MediaWiki's `div-col` lists, a glossary's
+        // letters) are a row too.
+        let twin = |forward: bool| {
+            fn step<'a>(n: &NodeRef<'a>, forward: bool) -> Option<NodeRef<'a>> {
+                if forward {
+                    n.next_element_sibling()
+                } else {
+                    n.prev_element_sibling()
+                }
+            }
+            let mut s = step(e, forward);
+            for _ in 0..=BETWEEN_ENTRIES {
+                match s {
+                    Some(sib) if alike(&sib) => return true,
+                    Some(sib) if separates_entries(&sib) => s = step(&sib, forward),
+                    _ => return false,
+                }
+            }
+            false
+        };
+        twin(false) || twin(true)
     }
     std::iter::once(*n)
         .chain(n.ancestors_it(Some(2)))
         .any(|e| has_twin(&e))
+}
+
+/// How many headings (and style blocks) may stand between two entries of
+/// a row (see `in_row`): a heading and its wrapper's styles.
+const BETWEEN_ENTRIES: usize = 3;
+
+/// A heading (`h1`-`h6`), a wrapper that starts with one (MediaWiki's
+/// `div.mw-heading` around an `h2` and its edit link), or the `<style>` (or
+/// its deduplicated `<link>`) a template writes before its block: what
+/// separates an index's sections.
+fn separates_entries(n: &NodeRef<'_>) -> bool {
+    let heading = |e: &NodeRef<'_>| {
+        matches!(
+            crate::tag::of(e).as_deref(),
+            Some("h1" | "h2" | "h3" | "h4" | "h5" | "h6")
+        )
+    };
+    heading(n)
+        || matches!(crate::tag::of(n).as_deref(), Some("style" | "link"))
+        || n.first_element_child().is_some_and(|c| heading(&c))
 }
 
 /// Media in `n`, its parent or its grandparent: where a caption sits.

@@ -16,6 +16,7 @@
 //! ```
 #![deny(missing_docs)]
 
+mod archive;
 mod boilerplate;
 mod byline;
 mod cards;

@@ -89,6 +89,12 @@ pub(crate) static RESULT_COUNT: Table = Table::fragments(&[
     "grid-count",
 ]);
 
+/// A blog archive's description: WordPress's `the_archive_description()`
+/// in core themes and the Genesis framework (`archive-description`,
+/// `taxonomy-description`). Whole names, read in the class only.
+pub(crate) static ARCHIVE_DESCRIPTION: Table =
+    Table::tokens(&["archive-description", "taxonomy-description"]);
+
 /// "Edit this page" links of documentation. Fragments, written as compounds
 /// (`theme-edit-this-page`); not the word `edit` alone, which GitHub puts
 /// on the wrapper of every comment.
@@ -305,6 +311,13 @@ pub(crate) static BUY_BOX: Table = Table::parts(&[
 pub(crate) static AD: Table =
     Table::parts(&["ad", "ads", "advert", "advertisement", "sponsored", "cta"]);
 
+/// Elementor's Call to Action widget (`elementor-cta`, its parts
+/// `elementor-cta__title`, `elementor-cta__description`): a card that page
+/// builders' sites fill with their content (a picture, a title, a
+/// description, a button), not an advertisement, though [`AD`] reads `cta`
+/// in its names. Word parts in a row.
+pub(crate) static ELEMENTOR_CTA: Table = Table::parts(&["elementor-cta"]);
+
 // --- Hidden classes that leave an element shown (clean.rs) ---
 
 /// Class tokens that hide an element for everyone or on large screens, and
@@ -468,6 +481,7 @@ pub(crate) static ALL: &[(&str, &Table)] = &[
     ("NOISE", &NOISE),
     ("REGION_NOISE", &REGION_NOISE),
     ("RESULT_COUNT", &RESULT_COUNT),
+    ("ARCHIVE_DESCRIPTION", &ARCHIVE_DESCRIPTION),
     ("EDIT_PAGE", &EDIT_PAGE),
     ("POST", &POST),
     ("POST_AUTHOR", &POST_AUTHOR),
@@ -490,6 +504,7 @@ pub(crate) static ALL: &[(&str, &Table)] = &[
     ("REVIEW", &REVIEW),
     ("BUY_BOX", &BUY_BOX),
     ("AD", &AD),
+    ("ELEMENTOR_CTA", &ELEMENTOR_CTA),
     ("HIDDEN_ON_DESKTOP", &HIDDEN_ON_DESKTOP),
     ("HIDDEN_BY_CLASS", &HIDDEN_BY_CLASS),
     ("PAYWALL", &PAYWALL),

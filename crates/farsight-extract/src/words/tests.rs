@@ -200,6 +200,25 @@ fn what_each_table_must_and_must_not_match() {
         ("AD", &AD, "header", false),
         ("AD", &AD, "adaptive", false),
         (
+            "ELEMENTOR_CTA",
+            &ELEMENTOR_CTA,
+            "elementor-cta__title",
+            true,
+        ),
+        ("ELEMENTOR_CTA", &ELEMENTOR_CTA, "cta-elementor", false),
+        (
+            "ARCHIVE_DESCRIPTION",
+            &ARCHIVE_DESCRIPTION,
+            "archive-description taxonomy-archive-description",
+            true,
+        ),
+        (
+            "ARCHIVE_DESCRIPTION",
+            &ARCHIVE_DESCRIPTION,
+            "custom-archive-description",
+            false,
+        ),
+        (
             "HIDDEN_ON_DESKTOP",
             &HIDDEN_ON_DESKTOP,
             "no-js-hidden",

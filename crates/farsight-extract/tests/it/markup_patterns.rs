@@ -1150,3 +1150,84 @@ fn marko_reordered_blocks_take_their_placeholders() {
         assert!(!out.contains("Returns"), "{out}");
     }
 }
+
+// Issue #12, listings: Elementor's Call to Action widget (`elementor-cta`,
+// `elementor-cta__title`, `elementor-cta__description`) is a card that
+// page-builder sites fill with their content; the ad table's `cta` read
+// every one of its parts as an advertisement.
+#[test]
+fn elementor_call_to_action_cards_stay() {
+    let (text, md) = both("elementor-cta-cards.html");
+    for out in [&text, &md] {
+        assert_contains(
+            out,
+            &[
+                "Heron Loop",
+                "Warden: Petra Quill",
+                "Old Mill Ridge",
+                "Length: 12 miles",
+            ],
+        );
+    }
+}
+
+// Issue #12, listings: a WordPress archive prints each post as an
+// `<article>` whose title is its only text (a thumbnail and an
+// `h2.entry-title` link) and whose first class word is the post's number
+// (`post_class()`: `post-4101 post type-post ...`). Such entries are a
+// row of cards, not a run of links.
+#[test]
+fn wordpress_archive_title_entries_stay() {
+    let (text, md) = both("wordpress-archive-title-entries.html");
+    for out in [&text, &md] {
+        assert_contains(
+            out,
+            &[
+                "Roasted Parsnip and Apple Soup",
+                "Green Lentil Broth with Lemon",
+                "Tomato Fennel Soup in Twenty Minutes",
+            ],
+        );
+    }
+}
+
+// Issue #12: an index lists its entries under one heading per letter or
+// group ("A", list, "B", list: MediaWiki's `div-col` lists between
+// `mw-heading` blocks, a glossary's letters). Each list is a block of
+// links, but the lists are a row of alike blocks with headings between
+// them, not a "Don't miss" run of links inside prose.
+#[test]
+fn index_lists_under_headings_stay() {
+    let (text, md) = both("index-lists-under-headings.html");
+    for out in [&text, &md] {
+        assert_contains(
+            out,
+            &[
+                "Alpine Butterfly Loop",
+                "Buntline Hitch",
+                "Constrictor Knot",
+                "Dropper Loop",
+            ],
+        );
+    }
+}
+
+// Issue #12, listings: a WordPress archive prints its category's
+// description (`the_archive_description()`, the Genesis framework's
+// `archive-description`) above the region of its posts and outside
+// `<main>`; the posts are titles alone. Readability picks the description;
+// the archive is the description and the region of its posts.
+#[test]
+fn archive_description_and_its_posts() {
+    let (text, md) = both("genesis-archive-description.html");
+    for out in [&text, &md] {
+        assert_contains(
+            out,
+            &[
+                "on the table in thirty minutes or less",
+                "Sheet Pan Gnocchi with Peppers",
+                "Black Bean Quesadillas",
+            ],
+        );
+    }
+}
