@@ -214,7 +214,11 @@ pub(crate) fn plan_in(roots: &[NodeId], kind: PageKind, walk: &Walk<'_>) -> Plan
             _ if has(&HIDDEN) || has(&SCREEN_READER) => s.text < cap(400),
             // "Sale", "Sold out", "New", "Best seller".
             _ if has(&BADGE) => s.text < cap(40),
-            _ if kind.product && has(&REVIEW) => true,
+            // On a review article that also describes its products
+            // (JSON-LD `Product` beside `Article`: a "best of" roundup),
+            // the boxes named after each product's review are the
+            // article's picks, not a shop's customer reviews.
+            _ if kind.product && !kind.article && has(&REVIEW) => true,
             _ if kind.product && has(&BUY_BOX) => s.text < cap(600),
             // A post's signature, but Stack Exchange's `post-signature` is
             // the author card.

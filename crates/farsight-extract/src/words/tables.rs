@@ -55,7 +55,6 @@ pub(crate) static REGION_NOISE: Table = Table::parts(&[
     "cart",
     "basket",
     "stars",
-    "toc",
     "filter",
     "filters",
     "facet",
@@ -78,6 +77,14 @@ pub(crate) static REGION_NOISE: Table = Table::parts(&[
     "quick-view",
     "quickview",
 ]);
+
+/// A table of contents (`toc`, `ez-toc-container`, `toc-list`), furniture
+/// inside `<main>` as [`REGION_NOISE`] is, but only when it is mostly
+/// links (`region.rs`): the sections such a table leads to often carry
+/// the word in their id (The Motley Fool's `toc_how-they-work`, a
+/// theme's `toc-para`), and they are the article. Word parts, as
+/// [`REGION_NOISE`] (`tocbot` is not one).
+pub(crate) static TABLE_OF_CONTENTS: Table = Table::parts(&["toc"]);
 
 /// "Showing 1-12 of 40 results" lines of a listing; read in the class only.
 /// Fragments: shops prefix them (`woocommerce-result-count`).
@@ -462,6 +469,7 @@ pub(crate) static COMMENT: Table = Table::fragments(&["comment"]);
 pub(crate) static ALL: &[(&str, &Table)] = &[
     ("NOISE", &NOISE),
     ("REGION_NOISE", &REGION_NOISE),
+    ("TABLE_OF_CONTENTS", &TABLE_OF_CONTENTS),
     ("RESULT_COUNT", &RESULT_COUNT),
     ("EDIT_PAGE", &EDIT_PAGE),
     ("POST", &POST),

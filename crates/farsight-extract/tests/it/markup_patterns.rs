@@ -1022,3 +1022,42 @@ fn drupal_taxonomy_teasers_stay() {
         );
     }
 }
+
+// Issue #12, articles: the sections that an article's table of contents
+// jumps to carry its word in their ids (The Motley Fool's
+// `toc_how-they-work`); read as tables of contents, they went as
+// furniture with most of the article. On an article, an element named
+// `toc` is a table of contents only when it is mostly links.
+#[test]
+fn sections_a_table_of_contents_jumps_to_stay() {
+    let (text, md) = both("article-toc-sections.html");
+    for out in [&text, &md] {
+        assert_contains(
+            out,
+            &[
+                "above chart datum",
+                "Spring tides follow the full and new moons",
+                "launching an hour or two after low water",
+            ],
+        );
+    }
+}
+
+// Issue #12, articles: a "best of" roundup that describes its picks in
+// JSON-LD `Product` nodes beside its `Article` names each pick's box after
+// its review (`brightwell-k2-review`): on such an article the boxes are
+// the picks, not a shop's customer-review widget.
+#[test]
+fn a_review_articles_product_boxes_stay() {
+    let (text, md) = both("review-article-product-boxes.html");
+    for out in [&text, &md] {
+        assert_contains(
+            out,
+            &[
+                "just under three minutes",
+                "thin spout lays down a steady stream",
+                "We tested nine other kettles",
+            ],
+        );
+    }
+}
