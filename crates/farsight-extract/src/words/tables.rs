@@ -86,6 +86,13 @@ pub(crate) static REGION_NOISE: Table = Table::parts(&[
 /// [`REGION_NOISE`] (`tocbot` is not one).
 pub(crate) static TABLE_OF_CONTENTS: Table = Table::parts(&["toc"]);
 
+/// An accordion: a set of panels, each opened by its heading (Kadence
+/// Blocks' `wp-block-kadence-accordion` and `kt-accordion-pane`,
+/// Elementor's `elementor-accordion`, Bootstrap's `accordion-item`). Its
+/// panels are one click away: content, which Readability's cleaning drops
+/// as widgets (`passes.rs`). Word parts.
+pub(crate) static ACCORDION: Table = Table::parts(&["accordion"]);
+
 /// "Showing 1-12 of 40 results" lines of a listing; read in the class only.
 /// Fragments: shops prefix them (`woocommerce-result-count`).
 pub(crate) static RESULT_COUNT: Table = Table::fragments(&[
@@ -470,6 +477,7 @@ pub(crate) static ALL: &[(&str, &Table)] = &[
     ("NOISE", &NOISE),
     ("REGION_NOISE", &REGION_NOISE),
     ("TABLE_OF_CONTENTS", &TABLE_OF_CONTENTS),
+    ("ACCORDION", &ACCORDION),
     ("RESULT_COUNT", &RESULT_COUNT),
     ("EDIT_PAGE", &EDIT_PAGE),
     ("POST", &POST),

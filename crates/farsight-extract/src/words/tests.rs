@@ -131,6 +131,8 @@ fn what_each_table_must_and_must_not_match() {
             "ez-toc-container",
             true,
         ),
+        ("ACCORDION", &ACCORDION, "kt-accordion-pane", true),
+        ("ACCORDION", &ACCORDION, "accordionlike", false),
         ("REGION_NOISE", &REGION_NOISE, "ast-quick-view-button", true),
         ("REGION_NOISE", &REGION_NOISE, "quick-viewer", false),
         (

@@ -1061,3 +1061,25 @@ fn a_review_articles_product_boxes_stay() {
         );
     }
 }
+
+// Issue #12, articles: an accordion's panes are one click away (a buying
+// guide's methodology, its FAQ). Readability's cleaning drops them as
+// widgets (Elementor's `elementor-widget-accordion`, a Kadence accordion
+// whose panes hold a list), and the word `header` in an accordion's class
+// names its panes' headers (Kadence's `kt-pane-header-alignment-left` on
+// the whole set, Bootstrap's `accordion-header`), not a page header.
+#[test]
+fn an_articles_accordion_panes_stay() {
+    let (text, md) = both("article-accordion-panes.html");
+    for out in [&text, &md] {
+        assert_contains(
+            out,
+            &[
+                "a night soaking in a tray of water",
+                "how cleanly a page tore out",
+                "gel ink smeared",
+                "the waterproof papers take pencil",
+            ],
+        );
+    }
+}
