@@ -45,6 +45,15 @@ pub(crate) static NOISE: Table = Table::parts(&[
 /// before any table reads it (see `without_aem_component_names`).
 pub(crate) const AEM_CONTENT_COMPONENTS: &[&str] = &["teaser", "promo", "banner"];
 
+/// Framer's class on one breakpoint's copy of a component (`clean.rs`):
+/// a whole class name. Not a table: it is read with the breakpoint's
+/// `hidden-<id>` class beside it, whose id only the page's stylesheet
+/// explains.
+pub(crate) const FRAMER_VARIANT: &str = "ssr-variant";
+
+/// The prefix of Framer's class that hides a copy at one breakpoint.
+pub(crate) const FRAMER_HIDDEN: &str = "hidden-";
+
 /// Furniture that sits inside `<main>` on service, shop and listing pages,
 /// on top of [`NOISE`]: ratings, carts, filters, pagination. Word parts, as
 /// [`NOISE`] (`woocommerce-pagination`, `product-cross-sell`; `sort` is not

@@ -1083,3 +1083,25 @@ fn an_articles_accordion_panes_stay() {
         );
     }
 }
+
+// Issue #12: a Framer site renders one copy of each component per
+// breakpoint (`ssr-variant`), each hidden at the other breakpoints by a
+// class `hidden-<breakpoint id>` that only its stylesheet explains. Read
+// all at once, the article came out two or three times; it is read once,
+// at one breakpoint.
+#[test]
+fn framer_breakpoint_variants_are_read_once() {
+    let (text, md) = both("framer-breakpoint-variants.html");
+    for out in [&text, &md] {
+        assert_contains(
+            out,
+            &[
+                "peeled off when you move",
+                "safety films hold shattered glass together",
+                "order a little more film",
+            ],
+        );
+        assert_eq!(out.matches("peeled off when you move").count(), 1, "{out}");
+        assert_eq!(out.matches("order a little more film").count(), 1, "{out}");
+    }
+}
