@@ -54,6 +54,11 @@ pub(crate) const FRAMER_VARIANT: &str = "ssr-variant";
 /// The prefix of Framer's class that hides a copy at one breakpoint.
 pub(crate) const FRAMER_HIDDEN: &str = "hidden-";
 
+/// Class names of a layout wrapper named for the sidebar beside it, whole
+/// or after a prefix (`full-width-template-with-sidebar`): not a sidebar
+/// (`readability.rs`).
+pub(crate) const SIDEBAR_LAYOUT: &[&str] = &["with-sidebar", "has-sidebar", "no-sidebar"];
+
 /// Furniture that sits inside `<main>` on service, shop and listing pages,
 /// on top of [`NOISE`]: ratings, carts, filters, pagination. Word parts, as
 /// [`NOISE`] (`woocommerce-pagination`, `product-cross-sell`; `sort` is not

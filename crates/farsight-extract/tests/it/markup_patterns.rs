@@ -1105,3 +1105,24 @@ fn framer_breakpoint_variants_are_read_once() {
         assert_eq!(out.matches("order a little more film").count(), 1, "{out}");
     }
 }
+
+// Issue #12, articles: Readability removes, before scoring, every element
+// whose class says `sidebar` without a word like `content` or `main`: a
+// layout wrapper named for the sidebar beside it
+// (`full-width-template-with-sidebar`, `with-sidebar`, `has-sidebar`)
+// went with the whole article, and an advertiser disclosure outside it
+// became the content.
+#[test]
+fn a_wrapper_named_for_its_sidebar_keeps_the_article() {
+    let (text, md) = both("article-sidebar-layout-wrapper.html");
+    for out in [&text, &md] {
+        assert_contains(
+            out,
+            &[
+                "carries bicycles free of charge",
+                "faces the sunset for most of the way",
+                "almost never turned away at the ramp",
+            ],
+        );
+    }
+}
