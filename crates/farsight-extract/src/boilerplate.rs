@@ -2,7 +2,8 @@
 
 use dom_query::{Document, NodeRef};
 
-use crate::words::{Words, tables::NOISE};
+use crate::words::Words;
+use crate::words::tables::{ACCORDION, NOISE};
 
 /// Removes furniture from the document.
 pub(crate) fn strip(doc: &Document) {
@@ -65,10 +66,14 @@ pub(crate) fn is_noise_with(n: &NodeRef<'_>, words: &Words, discussion: bool) ->
     // A header class inside `<main>` (a shop category's title and intro,
     // `woocommerce-products-header`) or inside one card of a listing is
     // content; inside an article it holds the headline and byline, which
-    // are not the article's text.
-    NOISE
-        .matching(words)
-        .any(|w| (w != "header" || !content_header(n)) && !(discussion && w == "comments"))
+    // are not the article's text. In an accordion's class it names the
+    // panes' headers, its toggles (Bootstrap's `accordion-header`, an
+    // FAQ's questions; Kadence's `kt-pane-header-alignment-left` on the
+    // whole set): content.
+    let accordion = || ACCORDION.matches(words);
+    NOISE.matching(words).any(|w| {
+        (w != "header" || !(content_header(n) || accordion())) && !(discussion && w == "comments")
+    })
 }
 
 fn content_header(n: &NodeRef<'_>) -> bool {

@@ -4,7 +4,9 @@ use dom_query::{Document, NodeData, NodeId, NodeRef};
 
 use crate::consent::Notices;
 use crate::words::Words;
-use crate::words::tables::{HIDDEN_BY_CLASS, HIDDEN_ON_DESKTOP, SCREEN_READER};
+use crate::words::tables::{
+    FRAMER_HIDDEN, FRAMER_VARIANT, HIDDEN_BY_CLASS, HIDDEN_ON_DESKTOP, SCREEN_READER,
+};
 
 /// Removes hidden and non-content elements from the whole document:
 /// `hidden`, `aria-hidden="true"`, inline `display:none` /
@@ -29,6 +31,7 @@ pub(crate) fn remove_hidden(doc: &Document) -> usize {
     let mut waiting: Vec<NodeRef<'_>> = Vec::new();
     let mut notices = Notices::new();
     let mut disclosures = Disclosures::default();
+    let framer_shown = framer_breakpoint(doc);
     // Inside a removed element until the walk reaches this node (`None`:
     // the end of the page): nothing there needs looking at.
     let mut skip_until: Option<Option<NodeId>> = None;
@@ -52,6 +55,12 @@ pub(crate) fn remove_hidden(doc: &Document) -> usize {
         }
         // Comments carry no content and confuse text density.
         let mut hidden = if n.is_element() { hiding(&n) } else { None };
+        if hidden.is_none()
+            && let Some(shown) = &framer_shown
+            && other_framer_variant(&n, shown)
+        {
+            hidden = Some(Hiding::Always);
+        }
         if n.is_element() {
             disclosures.note_toggle(&n);
             if hidden.is_some() && disclosures.controls(&n) {
@@ -119,6 +128,34 @@ pub(crate) fn remove_hidden(doc: &Document) -> usize {
         n.rename("div");
     }
     count
+}
+
+/// Framer's server-rendered pages hold one copy of a component per
+/// breakpoint (desktop, tablet, phone), each a `ssr-variant` hidden at the
+/// breakpoints it is not for by a class `hidden-<breakpoint id>`; the copies
+/// of one component share out the breakpoints. The page is read at one
+/// breakpoint, the first such class names: the variants hidden there go.
+/// `None` on a page without variants (read until the first one).
+fn framer_breakpoint(doc: &Document) -> Option<String> {
+    doc.root().descendants_it().find_map(|n| {
+        let class = n.attr("class")?;
+        let mut tokens = class.split_ascii_whitespace();
+        if !tokens.clone().any(|t| t == FRAMER_VARIANT) {
+            return None;
+        }
+        tokens
+            .find(|t| t.starts_with(FRAMER_HIDDEN))
+            .map(str::to_string)
+    })
+}
+
+/// Whether `n` is a Framer variant hidden at the breakpoint `shown` (see
+/// [`framer_breakpoint`]).
+fn other_framer_variant(n: &NodeRef<'_>, shown: &str) -> bool {
+    n.attr("class").is_some_and(|class| {
+        let mut tokens = class.split_ascii_whitespace();
+        tokens.clone().any(|t| t == FRAMER_VARIANT) && tokens.any(|t| t == shown)
+    })
 }
 
 /// The panels of the page's disclosure widgets (WAI-ARIA's accordion and

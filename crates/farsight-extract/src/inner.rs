@@ -219,7 +219,11 @@ pub(crate) fn plan_in(roots: &[NodeId], kind: PageKind, walk: &Walk<'_>) -> Plan
             // "Choose options"), styled as buttons: off articles, a few
             // words inside one card of a row.
             "a" if !kind.article && has(&BUTTON_LINK) => s.text < cap(40) && is_card_action(n),
-            _ if kind.product && has(&REVIEW) => true,
+            // On a review article that also describes its products
+            // (JSON-LD `Product` beside `Article`: a "best of" roundup),
+            // the boxes named after each product's review are the
+            // article's picks, not a shop's customer reviews.
+            _ if kind.product && !kind.article && has(&REVIEW) => true,
             _ if kind.product && has(&BUY_BOX) => s.text < cap(600),
             // A post's signature, but Stack Exchange's `post-signature` is
             // the author card.

@@ -22,12 +22,14 @@
 //! 6. empty headings — headings that end the content with nothing under
 //!    them (`trailing.rs`).
 
-use dom_query::{Document, NodeId};
+use dom_query::{Document, NodeId, NodeRef};
 
 use crate::content::Choice;
 use crate::fasthash::FastSet;
 use crate::kind::PageKind;
 use crate::walk::Walk;
+use crate::words::Words;
+use crate::words::tables::ACCORDION;
 use crate::{density, inner, region, repeats, trailing};
 
 /// How the roots were chosen, which decides the passes they need.
@@ -180,6 +182,20 @@ fn restored(doc: &Document, roots: &[NodeId], dropped: &[NodeId]) -> FastSet<Nod
     out
 }
 
+/// Whether `n` is an accordion (class and id words [`ACCORDION`]) of
+/// prose: less than half of its text is link text.
+fn is_prose_accordion(n: &NodeRef<'_>) -> bool {
+    if !ACCORDION.matches(&Words::of(n)) {
+        return false;
+    }
+    let links: usize = n
+        .descendants_it()
+        .filter(|d| d.node_name().as_deref() == Some("a"))
+        .map(|a| a.normalized_char_count())
+        .sum();
+    links * 2 < n.normalized_char_count()
+}
+
 /// Runs the passes over the chosen roots, in order.
 pub(crate) fn clean(doc: &Document, choice: &Choice, kind: PageKind) {
     let (roots, chosen) = (&choice.roots[..], choice.chosen);
@@ -193,6 +209,12 @@ pub(crate) fn clean(doc: &Document, choice: &Choice, kind: PageKind) {
         // text (related stories, a share bar) go.
         let inside = restored(doc, roots, &choice.dropped);
         for n in choice.dropped.iter().filter_map(|id| doc.tree.get(id)) {
+            // An accordion's panels are one click away (a guide's
+            // methodology, its FAQ): not a widget to drop, unless it is a
+            // menu of links.
+            if is_prose_accordion(&n) {
+                continue;
+            }
             if !inside.contains(&n.id) || region::is_furniture(&n, kind) {
                 n.remove_from_parent();
             }

@@ -202,11 +202,46 @@ fn marked_copy(doc: &Document) -> (Document, Vec<NodeId>) {
             }
         });
     }
+    unname_sidebar_layouts(&elements);
     let ids = elements.iter().map(|n| n.id).collect();
     drop(elements);
     // Readability takes a small infobox for layout and drops it whole.
     crate::table::mark_key_value_tables(&copy);
     (copy, ids)
+}
+
+/// Readability removes before scoring every element whose class or id
+/// says `sidebar` (and none of `content`, `main`, `article`, ...): a
+/// layout wrapper named for the sidebar beside it (`with-sidebar`,
+/// `full-width-template-with-sidebar`, `has-sidebar`) goes with the whole
+/// article in it, and a disclosure box outside it becomes the content.
+/// In the copy, such class names are left out (`words::SIDEBAR_LAYOUT`).
+fn unname_sidebar_layouts(elements: &[NodeRef<'_>]) {
+    for n in elements {
+        let Some(class) = n.attr("class") else {
+            continue;
+        };
+        if !class.split_ascii_whitespace().any(is_sidebar_layout) {
+            continue;
+        }
+        let kept: Vec<&str> = class
+            .split_ascii_whitespace()
+            .filter(|t| !is_sidebar_layout(t))
+            .collect();
+        n.set_attr("class", &kept.join(" "));
+    }
+}
+
+/// A class name of a layout around a sidebar (see
+/// [`unname_sidebar_layouts`]).
+fn is_sidebar_layout(name: &str) -> bool {
+    crate::words::tables::SIDEBAR_LAYOUT.iter().any(|l| {
+        let (n, k) = (name.len(), l.len());
+        n >= k
+            && name.is_char_boundary(n - k)
+            && name[n - k..].eq_ignore_ascii_case(l)
+            && (n == k || name.as_bytes()[n - k - 1] == b'-')
+    })
 }
 
 /// `picked` (elements of Readability's copy) as elements of `doc`, by
@@ -245,6 +280,19 @@ fn in_page(doc: &Document, ids: &[NodeId], picked: &[NodeRef<'_>]) -> Option<Vec
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sidebar_layouts_are_told_from_sidebars() {
+        for l in crate::words::tables::SIDEBAR_LAYOUT {
+            assert!(is_sidebar_layout(l), "{l}");
+            assert!(is_sidebar_layout(&format!("page-{l}")), "{l}");
+            assert!(is_sidebar_layout(&l.to_ascii_uppercase()), "{l}");
+            assert!(!is_sidebar_layout(&format!("x{l}")), "{l}");
+        }
+        assert!(is_sidebar_layout("full-width-template-with-sidebar"));
+        assert!(!is_sidebar_layout("sidebar"));
+        assert!(!is_sidebar_layout("sidebar-right"));
+    }
 
     #[test]
     fn paragraph_text_is_counted_up_to_the_bound() {

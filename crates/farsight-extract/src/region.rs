@@ -11,7 +11,7 @@ use dom_query::{Document, NodeId, NodeRef};
 use crate::fasthash::FastSet;
 use crate::kind::PageKind;
 use crate::words::Words;
-use crate::words::tables::{EDIT_PAGE, REGION_NOISE, RESULT_COUNT};
+use crate::words::tables::{EDIT_PAGE, REGION_NOISE, RESULT_COUNT, TABLE_OF_CONTENTS};
 use crate::{boilerplate, density};
 
 /// The main region of `doc`: its largest visible `<main>` (or
@@ -55,11 +55,21 @@ pub(crate) fn furniture(doc: &Document, root: NodeId, kind: PageKind) -> Vec<Nod
     let text = |id: &NodeId| stats.get(id).map_or(0, |s| s.text);
     let all = text(&root);
     let most = all / 2;
+    // An article's table of contents is a list of links that jump to its
+    // sections; an element named `toc` in an article that is mostly prose
+    // is a section the table leads to (see `TABLE_OF_CONTENTS`). Off
+    // articles a contents list need not link (a report's chapters on its
+    // shop page): the word alone says furniture.
+    let links_mostly =
+        |id: &NodeId| !kind.article || stats.get(id).is_none_or(|s| s.link * 2 >= s.text);
     let found: Vec<NodeId> = order
         .iter()
         .skip(1)
         .filter(|n| n.is_element() && text(&n.id) <= most)
-        .filter(|n| is_furniture(n, kind))
+        .filter(|n| {
+            is_furniture_but_contents(n, kind)
+                || (TABLE_OF_CONTENTS.matches(&Words::of(n)) && links_mostly(&n.id))
+        })
         .map(|n| n.id)
         .collect();
     // Furniture that together holds nearly all the text is a site's own
@@ -97,6 +107,12 @@ fn outermost_text(order: &[NodeRef<'_>], found: &[NodeId], text: &dyn Fn(&NodeId
 /// Whether `n` is furniture by its own markup (class and id words, roles),
 /// whatever text it holds.
 pub(crate) fn is_furniture(n: &NodeRef<'_>, kind: PageKind) -> bool {
+    is_furniture_but_contents(n, kind) || TABLE_OF_CONTENTS.matches(&Words::of(n))
+}
+
+/// [`is_furniture`] but for the words of a table of contents, which
+/// [`furniture`] weighs with the element's links.
+fn is_furniture_but_contents(n: &NodeRef<'_>, kind: PageKind) -> bool {
     let words = Words::of(n);
     if boilerplate::is_noise_with(n, &words, kind.discussion) {
         return true;

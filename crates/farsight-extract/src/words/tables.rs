@@ -45,6 +45,20 @@ pub(crate) static NOISE: Table = Table::parts(&[
 /// before any table reads it (see `without_aem_component_names`).
 pub(crate) const AEM_CONTENT_COMPONENTS: &[&str] = &["teaser", "promo", "banner"];
 
+/// Framer's class on one breakpoint's copy of a component (`clean.rs`):
+/// a whole class name. Not a table: it is read with the breakpoint's
+/// `hidden-<id>` class beside it, whose id only the page's stylesheet
+/// explains.
+pub(crate) const FRAMER_VARIANT: &str = "ssr-variant";
+
+/// The prefix of Framer's class that hides a copy at one breakpoint.
+pub(crate) const FRAMER_HIDDEN: &str = "hidden-";
+
+/// Class names of a layout wrapper named for the sidebar beside it, whole
+/// or after a prefix (`full-width-template-with-sidebar`): not a sidebar
+/// (`readability.rs`).
+pub(crate) const SIDEBAR_LAYOUT: &[&str] = &["with-sidebar", "has-sidebar", "no-sidebar"];
+
 /// Furniture that sits inside `<main>` on service, shop and listing pages,
 /// on top of [`NOISE`]: ratings, carts, filters, pagination. Word parts, as
 /// [`NOISE`] (`woocommerce-pagination`, `product-cross-sell`; `sort` is not
@@ -55,7 +69,6 @@ pub(crate) static REGION_NOISE: Table = Table::parts(&[
     "cart",
     "basket",
     "stars",
-    "toc",
     "filter",
     "filters",
     "facet",
@@ -78,6 +91,21 @@ pub(crate) static REGION_NOISE: Table = Table::parts(&[
     "quick-view",
     "quickview",
 ]);
+
+/// A table of contents (`toc`, `ez-toc-container`, `toc-list`), furniture
+/// inside `<main>` as [`REGION_NOISE`] is, but only when it is mostly
+/// links (`region.rs`): the sections such a table leads to often carry
+/// the word in their id (The Motley Fool's `toc_how-they-work`, a
+/// theme's `toc-para`), and they are the article. Word parts, as
+/// [`REGION_NOISE`] (`tocbot` is not one).
+pub(crate) static TABLE_OF_CONTENTS: Table = Table::parts(&["toc"]);
+
+/// An accordion: a set of panels, each opened by its heading (Kadence
+/// Blocks' `wp-block-kadence-accordion` and `kt-accordion-pane`,
+/// Elementor's `elementor-accordion`, Bootstrap's `accordion-item`). Its
+/// panels are one click away: content, which Readability's cleaning drops
+/// as widgets (`passes.rs`). Word parts.
+pub(crate) static ACCORDION: Table = Table::parts(&["accordion"]);
 
 /// "Showing 1-12 of 40 results" lines of a listing; read in the class only.
 /// Fragments: shops prefix them (`woocommerce-result-count`).
@@ -480,6 +508,8 @@ pub(crate) static COMMENT: Table = Table::fragments(&["comment"]);
 pub(crate) static ALL: &[(&str, &Table)] = &[
     ("NOISE", &NOISE),
     ("REGION_NOISE", &REGION_NOISE),
+    ("TABLE_OF_CONTENTS", &TABLE_OF_CONTENTS),
+    ("ACCORDION", &ACCORDION),
     ("RESULT_COUNT", &RESULT_COUNT),
     ("ARCHIVE_DESCRIPTION", &ARCHIVE_DESCRIPTION),
     ("EDIT_PAGE", &EDIT_PAGE),

@@ -124,7 +124,15 @@ fn what_each_table_must_and_must_not_match() {
         ("REGION_NOISE", &REGION_NOISE, "star-rating", true),
         ("REGION_NOISE", &REGION_NOISE, "product-cross-sell", true),
         ("REGION_NOISE", &REGION_NOISE, "sorted-list", false),
-        ("REGION_NOISE", &REGION_NOISE, "tocbot", false),
+        ("TABLE_OF_CONTENTS", &TABLE_OF_CONTENTS, "tocbot", false),
+        (
+            "TABLE_OF_CONTENTS",
+            &TABLE_OF_CONTENTS,
+            "ez-toc-container",
+            true,
+        ),
+        ("ACCORDION", &ACCORDION, "kt-accordion-pane", true),
+        ("ACCORDION", &ACCORDION, "accordionlike", false),
         ("REGION_NOISE", &REGION_NOISE, "ast-quick-view-button", true),
         ("REGION_NOISE", &REGION_NOISE, "quick-viewer", false),
         (

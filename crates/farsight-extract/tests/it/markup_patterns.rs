@@ -1231,3 +1231,107 @@ fn archive_description_and_its_posts() {
         );
     }
 }
+
+// Issue #12, articles: the sections that an article's table of contents
+// jumps to carry its word in their ids (The Motley Fool's
+// `toc_how-they-work`); read as tables of contents, they went as
+// furniture with most of the article. On an article, an element named
+// `toc` is a table of contents only when it is mostly links.
+#[test]
+fn sections_a_table_of_contents_jumps_to_stay() {
+    let (text, md) = both("article-toc-sections.html");
+    for out in [&text, &md] {
+        assert_contains(
+            out,
+            &[
+                "above chart datum",
+                "Spring tides follow the full and new moons",
+                "launching an hour or two after low water",
+            ],
+        );
+    }
+}
+
+// Issue #12, articles: a "best of" roundup that describes its picks in
+// JSON-LD `Product` nodes beside its `Article` names each pick's box after
+// its review (`brightwell-k2-review`): on such an article the boxes are
+// the picks, not a shop's customer-review widget.
+#[test]
+fn a_review_articles_product_boxes_stay() {
+    let (text, md) = both("review-article-product-boxes.html");
+    for out in [&text, &md] {
+        assert_contains(
+            out,
+            &[
+                "just under three minutes",
+                "thin spout lays down a steady stream",
+                "We tested nine other kettles",
+            ],
+        );
+    }
+}
+
+// Issue #12, articles: an accordion's panes are one click away (a buying
+// guide's methodology, its FAQ). Readability's cleaning drops them as
+// widgets (Elementor's `elementor-widget-accordion`, a Kadence accordion
+// whose panes hold a list), and the word `header` in an accordion's class
+// names its panes' headers (Kadence's `kt-pane-header-alignment-left` on
+// the whole set, Bootstrap's `accordion-header`), not a page header.
+#[test]
+fn an_articles_accordion_panes_stay() {
+    let (text, md) = both("article-accordion-panes.html");
+    for out in [&text, &md] {
+        assert_contains(
+            out,
+            &[
+                "a night soaking in a tray of water",
+                "how cleanly a page tore out",
+                "gel ink smeared",
+                "the waterproof papers take pencil",
+            ],
+        );
+    }
+}
+
+// Issue #12: a Framer site renders one copy of each component per
+// breakpoint (`ssr-variant`), each hidden at the other breakpoints by a
+// class `hidden-<breakpoint id>` that only its stylesheet explains. Read
+// all at once, the article came out two or three times; it is read once,
+// at one breakpoint.
+#[test]
+fn framer_breakpoint_variants_are_read_once() {
+    let (text, md) = both("framer-breakpoint-variants.html");
+    for out in [&text, &md] {
+        assert_contains(
+            out,
+            &[
+                "peeled off when you move",
+                "safety films hold shattered glass together",
+                "order a little more film",
+            ],
+        );
+        assert_eq!(out.matches("peeled off when you move").count(), 1, "{out}");
+        assert_eq!(out.matches("order a little more film").count(), 1, "{out}");
+    }
+}
+
+// Issue #12, articles: Readability removes, before scoring, every element
+// whose class says `sidebar` without a word like `content` or `main`: a
+// layout wrapper named for the sidebar beside it
+// (`full-width-template-with-sidebar`, `with-sidebar`, `has-sidebar`)
+// went with the whole article, and an advertiser disclosure outside it
+// became the content.
+#[test]
+fn a_wrapper_named_for_its_sidebar_keeps_the_article() {
+    let (text, md) = both("article-sidebar-layout-wrapper.html");
+    for out in [&text, &md] {
+        assert_contains(
+            out,
+            &[
+                "carries bicycles free of charge",
+                "faces the sunset for most of the way",
+                "almost never turned away at the ramp",
+            ],
+        );
+    }
+}
