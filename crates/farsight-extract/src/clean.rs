@@ -137,15 +137,27 @@ pub(crate) fn remove_hidden(doc: &Document) -> usize {
 /// breakpoint, the first such class names: the variants hidden there go.
 /// `None` on a page without variants (read until the first one).
 fn framer_breakpoint(doc: &Document) -> Option<String> {
+    // Every element of every page is looked at: its class is read in
+    // place, and only one holding the variant's name is split into words.
+    let variant = memchr::memmem::Finder::new(FRAMER_VARIANT);
     doc.root().descendants_it().find_map(|n| {
-        let class = n.attr("class")?;
-        let mut tokens = class.split_ascii_whitespace();
-        if !tokens.clone().any(|t| t == FRAMER_VARIANT) {
-            return None;
-        }
-        tokens
-            .find(|t| t.starts_with(FRAMER_HIDDEN))
-            .map(str::to_string)
+        n.query_or(None, |node| {
+            let NodeData::Element(el) = &node.data else {
+                return None;
+            };
+            let class = el
+                .attrs
+                .iter()
+                .find(|a| a.name.local == dom_query::local_name!("class"))?;
+            variant.find(class.value.as_bytes())?;
+            let mut tokens = class.value.split_ascii_whitespace();
+            if !tokens.clone().any(|t| t == FRAMER_VARIANT) {
+                return None;
+            }
+            tokens
+                .find(|t| t.starts_with(FRAMER_HIDDEN))
+                .map(str::to_string)
+        })
     })
 }
 
