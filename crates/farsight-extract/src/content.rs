@@ -35,6 +35,14 @@ const BODY_WIDER: f32 = 1.2;
 /// (comments, feeds, archives) that no furniture rule names.
 const BODY_TOO_WIDE: f32 = 6.0;
 
+/// ... or this many on one product's page (schema.org `Product`,
+/// `og:type` product), which has no comments, feeds or archives but
+/// spreads its description over sections apart from the summary that
+/// Readability picks: WooCommerce's `summary entry-summary` beside a
+/// theme's feature rows, Shopify's product form beside its description
+/// and specification blocks.
+const PRODUCT_BODY_TOO_WIDE: f32 = 10.0;
+
 /// Pages deeper than this skip dom_smoothie: its cost grows with the square
 /// of the depth (20 s for 10,000 nested elements).
 const SMOOTHIE_MAX_DEPTH: usize = 400;
@@ -209,7 +217,12 @@ fn widen_to_region(doc: &Document, found: Choice, kind: PageKind) -> Choice {
             } else {
                 // The body as blocks: its link lists (a tag cloud, an
                 // archive) go too.
-                (body, Chosen::Blocks, BODY_WIDER, Some(BODY_TOO_WIDE))
+                let most = if kind.product {
+                    PRODUCT_BODY_TOO_WIDE
+                } else {
+                    BODY_TOO_WIDE
+                };
+                (body, Chosen::Blocks, BODY_WIDER, Some(most))
             }
         }
     };

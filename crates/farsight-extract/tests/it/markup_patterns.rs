@@ -1335,3 +1335,29 @@ fn a_wrapper_named_for_its_sidebar_keeps_the_article() {
         );
     }
 }
+
+// Issue #12, products: a shop's product page without `<main>` keeps its
+// description in sections apart from the summary Readability picks
+// (WooCommerce's `summary entry-summary` beside a theme's feature rows).
+// Its body without furniture holds about eight times the summary's text,
+// over the six that mark comments and archives on other pages; a product
+// page has none, and up to ten times its body is the content.
+#[test]
+fn a_products_sections_beside_its_summary_are_kept() {
+    let (text, md) = both("product-sections-beside-summary.html");
+    for out in [&text, &md] {
+        assert_contains(
+            out,
+            &[
+                "Tern Pour-Over Flask 350 ml",
+                "carried to the desk",
+                "Wide mouth that sits a paper or steel dripper",
+                "Four glassblowers share one furnace",
+                "replace a flask that fails in normal use",
+            ],
+        );
+        for gone in ["Delivery", "Privacy"] {
+            assert!(!out.contains(gone), "{gone:?} in:\n{out}");
+        }
+    }
+}
