@@ -176,26 +176,50 @@ fn other_framer_variant(n: &NodeRef<'_>, shown: &str) -> bool {
 /// collapsed panel is hidden (`hidden`, `display:none`, `aria-hidden`)
 /// until its toggle is clicked, one click away: content, as a tab panel
 /// is. The toggle comes before its panel, so one walk finds both.
+///
+/// A toggle without `aria-expanded` (its state kept by a script alone)
+/// counts when its panel names it back: WAI-ARIA's accordion pattern
+/// labels each panel (`role="region"`) by its header, `aria-labelledby`
+/// holding the id of the toggle whose `aria-controls` holds the panel's
+/// (a Vue accordion's `es-accordion-heading` and its `display:none`
+/// content). Both links, not one: a carousel's arrows name their slides in
+/// `aria-controls` too.
 #[derive(Default)]
 struct Disclosures {
     panels: std::collections::HashSet<String>,
+    /// Panel id → the id of a toggle without `aria-expanded` naming it.
+    labelled: std::collections::HashMap<String, String>,
 }
 
 impl Disclosures {
     /// Remembers the panels `n` controls when it is a toggle.
     fn note_toggle(&mut self, n: &NodeRef<'_>) {
-        if !n.has_attr("aria-expanded") {
+        let Some(ids) = n.attr("aria-controls") else {
             return;
-        }
-        if let Some(ids) = n.attr("aria-controls") {
+        };
+        if n.has_attr("aria-expanded") {
             self.panels
                 .extend(ids.split_ascii_whitespace().map(str::to_owned));
+        } else if let Some(toggle) = n.attr("id") {
+            for id in ids.split_ascii_whitespace() {
+                self.labelled.insert(id.to_owned(), toggle.to_string());
+            }
         }
     }
 
     /// Whether `n` is the panel of a toggle seen before it.
     fn controls(&self, n: &NodeRef<'_>) -> bool {
-        !self.panels.is_empty() && n.attr("id").is_some_and(|id| self.panels.contains(&*id))
+        if self.panels.is_empty() && self.labelled.is_empty() {
+            return false;
+        }
+        let Some(id) = n.attr("id") else {
+            return false;
+        };
+        self.panels.contains(&*id)
+            || self.labelled.get(&*id).is_some_and(|toggle| {
+                n.attr("aria-labelledby")
+                    .is_some_and(|by| by.split_ascii_whitespace().any(|t| t == toggle))
+            })
     }
 }
 

@@ -1361,3 +1361,26 @@ fn a_products_sections_beside_its_summary_are_kept() {
         }
     }
 }
+
+// Issue #12, articles and service pages: WAI-ARIA's accordion pattern
+// labels each panel (`role="region"`) by its header, `aria-labelledby`
+// naming the toggle whose `aria-controls` names the panel. A toggle whose
+// state lives in a script alone carries no `aria-expanded`; its collapsed
+// panels (`display:none`) are one click away all the same: content. A
+// panel that names no toggle back (a carousel's next slide) stays hidden.
+#[test]
+fn accordion_panels_labelled_by_their_toggle_are_content() {
+    let (text, md) = both("article-labelled-accordion.html");
+    for out in [&text, &md] {
+        assert_contains(
+            out,
+            &[
+                "loosening the soil at its bottom",
+                "their fine roots never dry in the wind",
+                "firm the soil around each with your heel",
+                "Cut every whip back by a third",
+            ],
+        );
+        assert!(!out.contains("premium hedging bundle"), "{out}");
+    }
+}
