@@ -1335,3 +1335,24 @@ fn a_wrapper_named_for_its_sidebar_keeps_the_article() {
         );
     }
 }
+
+// Issue #12, collections: the furniture word `header` in a class on or
+// just below an element named a card (Bootstrap's `card-header`, BEM's
+// `item-card__signals__header` around `signal--header`, as eBay's browse
+// pages write every item) names the card's title block, not the page's
+// header: the items' titles went and only their prices stayed.
+#[test]
+fn a_cards_header_part_keeps_its_title() {
+    let (text, md) = both("card-part-headers.html");
+    for out in [&text, &md] {
+        assert_contains(
+            out,
+            &[
+                "Ash-handled border spade with a treaded step",
+                "Copper trowel and hand fork, barely used",
+                "Bypass secateurs with a spare spring",
+                "£24.00",
+            ],
+        );
+    }
+}
