@@ -1356,3 +1356,25 @@ fn a_cards_header_part_keeps_its_title() {
         );
     }
 }
+
+// Issue #12, collections: Tailwind sites write a card's badge once per
+// screen size, a copy for small screens (`md:hidden`) beside one shown
+// from the breakpoint up (`hidden md:block`). A desktop page shows the
+// second only; both were read, and every badge came out twice.
+#[test]
+fn a_small_screen_twin_is_read_once() {
+    let (text, md) = both("tailwind-breakpoint-twins.html");
+    for out in [&text, &md] {
+        assert_contains(
+            out,
+            &[
+                "Fellwalker Leather Boot",
+                "Tarn Lightweight Boot",
+                "Resoled",
+                "£98",
+            ],
+        );
+        assert_eq!(out.matches("Heather edition").count(), 2, "{out}");
+        assert_eq!(out.matches("Resoled").count(), 1, "{out}");
+    }
+}
