@@ -3,7 +3,7 @@
 use dom_query::{Document, NodeRef};
 
 use crate::words::Words;
-use crate::words::tables::{ACCORDION, NOISE};
+use crate::words::tables::{ACCORDION, CARD, NOISE};
 
 /// Removes furniture from the document.
 pub(crate) fn strip(doc: &Document) {
@@ -69,11 +69,27 @@ pub(crate) fn is_noise_with(n: &NodeRef<'_>, words: &Words, discussion: bool) ->
     // are not the article's text. In an accordion's class it names the
     // panes' headers, its toggles (Bootstrap's `accordion-header`, an
     // FAQ's questions; Kadence's `kt-pane-header-alignment-left` on the
-    // whole set): content.
+    // whole set): content. On or just below a card's class it names the
+    // card's own header, its title (`card-header`, eBay's
+    // `brwrvr__item-card__signals__header` around `bsig--header`).
     let accordion = || ACCORDION.matches(words);
     NOISE.matching(words).any(|w| {
-        (w != "header" || !(content_header(n) || accordion())) && !(discussion && w == "comments")
+        (w != "header" || !(content_header(n) || accordion() || card_part(n)))
+            && !(discussion && w == "comments")
     })
+}
+
+/// How far above an element the card it is a part of may start: eBay's
+/// title block sits one level below the card's signals, two below the
+/// card's body.
+const CARD_PART_DEPTH: usize = 3;
+
+/// Whether `n` or an ancestor at most [`CARD_PART_DEPTH`] levels up is
+/// named a card ([`CARD`]): `n` is a part of one entry of a grid.
+fn card_part(n: &NodeRef<'_>) -> bool {
+    std::iter::once(*n)
+        .chain(n.ancestors_it(Some(CARD_PART_DEPTH)))
+        .any(|a| CARD.matches(&Words::of_class(&a)))
 }
 
 fn content_header(n: &NodeRef<'_>) -> bool {

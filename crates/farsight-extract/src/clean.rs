@@ -452,6 +452,60 @@ enum Hiding {
 }
 
 fn hiding(n: &NodeRef<'_>) -> Option<Hiding> {
+    hiding_by_markup(n).or_else(|| mobile_twin(n).then_some(Hiding::ByStyle))
+}
+
+/// Whether `n` is the small-screen copy of a Tailwind responsive pair: its
+/// class hides it from a breakpoint up (`md:hidden`) and an element sibling
+/// beside it is shown from that breakpoint up (`hidden md:block`), the
+/// same text said once per screen size (a product card's badge, a price).
+/// A desktop page shows the second; read together, the text came twice.
+fn mobile_twin(n: &NodeRef<'_>) -> bool {
+    let Some(class) = n.attr("class") else {
+        return false;
+    };
+    if !class.contains(":hidden") {
+        return false;
+    }
+    let lower = class.to_ascii_lowercase();
+    let tokens: Vec<&str> = lower.split_ascii_whitespace().collect();
+    // Shown again at a larger breakpoint (`lg:hidden xl:block`): not a
+    // copy for small screens only.
+    if shown_again(&tokens) {
+        return false;
+    }
+    let Some(bp) = tokens.iter().find_map(|t| {
+        t.strip_suffix(":hidden")
+            .filter(|bp| matches!(*bp, "sm" | "md" | "lg"))
+    }) else {
+        return false;
+    };
+    let desktop = |s: NodeRef<'_>| {
+        s.attr("class").is_some_and(|c| {
+            let c = c.to_ascii_lowercase();
+            let tokens: Vec<&str> = c.split_ascii_whitespace().collect();
+            tokens.contains(&"hidden")
+                && tokens.iter().any(|t| {
+                    t.split_once(':').is_some_and(|(b, v)| {
+                        b == bp
+                            && matches!(
+                                v,
+                                "block"
+                                    | "flex"
+                                    | "grid"
+                                    | "inline"
+                                    | "inline-block"
+                                    | "inline-flex"
+                            )
+                    })
+                })
+        })
+    };
+    (n.prev_element_sibling().is_some_and(desktop) || n.next_element_sibling().is_some_and(desktop))
+        && n.normalized_char_count() <= 40
+}
+
+fn hiding_by_markup(n: &NodeRef<'_>) -> Option<Hiding> {
     // One look at the name and attributes, borrowed, not cloned.
     n.query_or(None, |node| {
         let NodeData::Element(el) = &node.data else {

@@ -107,6 +107,14 @@ pub(crate) static TABLE_OF_CONTENTS: Table = Table::parts(&["toc"]);
 /// as widgets (`passes.rs`). Word parts.
 pub(crate) static ACCORDION: Table = Table::parts(&["accordion"]);
 
+/// A card: one entry of a grid or row of things (Bootstrap's `card`,
+/// BEM blocks and elements such as `product-card`, `brwrvr__item-card`).
+/// The furniture word `header` in a class on or just below a card names
+/// a part of the card (`card-header`, `item-card__signals__header`), not
+/// the page's header (`boilerplate.rs`). Word parts: `cardigan` and
+/// `scorecard` are not cards.
+pub(crate) static CARD: Table = Table::parts(&["card"]);
+
 /// "Showing 1-12 of 40 results" lines of a listing; read in the class only.
 /// Fragments: shops prefix them (`woocommerce-result-count`).
 pub(crate) static RESULT_COUNT: Table = Table::fragments(&[
@@ -510,6 +518,7 @@ pub(crate) static ALL: &[(&str, &Table)] = &[
     ("REGION_NOISE", &REGION_NOISE),
     ("TABLE_OF_CONTENTS", &TABLE_OF_CONTENTS),
     ("ACCORDION", &ACCORDION),
+    ("CARD", &CARD),
     ("RESULT_COUNT", &RESULT_COUNT),
     ("ARCHIVE_DESCRIPTION", &ARCHIVE_DESCRIPTION),
     ("EDIT_PAGE", &EDIT_PAGE),

@@ -133,6 +133,8 @@ fn what_each_table_must_and_must_not_match() {
         ),
         ("ACCORDION", &ACCORDION, "kt-accordion-pane", true),
         ("ACCORDION", &ACCORDION, "accordionlike", false),
+        ("CARD", &CARD, "brwrvr__item-card__signals", true),
+        ("CARD", &CARD, "scorecard", false),
         ("REGION_NOISE", &REGION_NOISE, "ast-quick-view-button", true),
         ("REGION_NOISE", &REGION_NOISE, "quick-viewer", false),
         (

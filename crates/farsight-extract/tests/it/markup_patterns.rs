@@ -1384,3 +1384,46 @@ fn accordion_panels_labelled_by_their_toggle_are_content() {
         assert!(!out.contains("premium hedging bundle"), "{out}");
     }
 }
+
+// Issue #12, collections: the furniture word `header` in a class on or
+// just below an element named a card (Bootstrap's `card-header`, BEM's
+// `item-card__signals__header` around `signal--header`, as eBay's browse
+// pages write every item) names the card's title block, not the page's
+// header: the items' titles went and only their prices stayed.
+#[test]
+fn a_cards_header_part_keeps_its_title() {
+    let (text, md) = both("card-part-headers.html");
+    for out in [&text, &md] {
+        assert_contains(
+            out,
+            &[
+                "Ash-handled border spade with a treaded step",
+                "Copper trowel and hand fork, barely used",
+                "Bypass secateurs with a spare spring",
+                "£24.00",
+            ],
+        );
+    }
+}
+
+// Issue #12, collections: Tailwind sites write a card's badge once per
+// screen size, a copy for small screens (`md:hidden`) beside one shown
+// from the breakpoint up (`hidden md:block`). A desktop page shows the
+// second only; both were read, and every badge came out twice.
+#[test]
+fn a_small_screen_twin_is_read_once() {
+    let (text, md) = both("tailwind-breakpoint-twins.html");
+    for out in [&text, &md] {
+        assert_contains(
+            out,
+            &[
+                "Fellwalker Leather Boot",
+                "Tarn Lightweight Boot",
+                "Resoled",
+                "£98",
+            ],
+        );
+        assert_eq!(out.matches("Heather edition").count(), 2, "{out}");
+        assert_eq!(out.matches("Resoled").count(), 1, "{out}");
+    }
+}
