@@ -1335,3 +1335,25 @@ fn a_wrapper_named_for_its_sidebar_keeps_the_article() {
         );
     }
 }
+
+// Issue #12, listings: a heading that ends the content with nothing under
+// it goes ("You may also like" whose cards were pruned), but a shop's or
+// blog archive's tiles are titled by a heading alone (WooCommerce's
+// `li.product-category` with its `h2.woocommerce-loop-category__title`
+// inside the tile's link, a WordPress archive's title-only posts): the
+// last tiles of the row went one heading at a time.
+#[test]
+fn the_last_title_only_cards_of_a_row_stay() {
+    let (text, md) = both("woocommerce-category-tiles.html");
+    for out in [&text, &md] {
+        assert_contains(
+            out,
+            &[
+                "Spades and Shovels",
+                "Rakes and Hoes",
+                "Gloves and Knee Pads",
+                "Pressure Sprayers",
+            ],
+        );
+    }
+}
