@@ -1357,3 +1357,25 @@ fn the_last_title_only_cards_of_a_row_stay() {
         );
     }
 }
+
+// Issue #12, listings: MediaWiki's JSON-LD types every page `Article`,
+// Wikipedia's lists too, whose runs of links under their letters are the
+// content, and as an article the page lost them. A list's page is named
+// "List of ..." or "Lists of ..." by Wikipedia's naming convention, and
+// MediaWiki writes the name in the body's class (`page-List_of_knots`):
+// such a page lists things.
+#[test]
+fn a_mediawiki_list_article_keeps_its_lists() {
+    let (text, md) = both("mediawiki-list-article.html");
+    for out in [&text, &md] {
+        assert_contains(
+            out,
+            &[
+                "Alpine Butterfly Loop",
+                "Buntline Hitch",
+                "Constrictor Knot",
+                "Dropper Loop",
+            ],
+        );
+    }
+}
