@@ -270,7 +270,7 @@ pub(crate) fn read(doc: &Document, structured: bool) -> PageFacts {
         && !wordpress_page
         && !is_wordpress_archive(doc)
         && !is_drupal_taxonomy(doc);
-    let is_article = ld.article || og_article;
+    let is_article = (ld.article || og_article) && !is_mediawiki_list(doc);
     let is_product = ld.product || og_type.as_deref().is_some_and(|t| t.starts_with("product"));
     let raw_title = get(&["og:title", "twitter:title"])
         .or(ld.headline.clone())
@@ -356,6 +356,19 @@ fn is_drupal_taxonomy(doc: &Document) -> bool {
     doc.body()
         .and_then(|b| b.attr("class"))
         .is_some_and(|c| c.split_ascii_whitespace().any(|w| w == "path-taxonomy"))
+}
+
+/// Whether the page is a MediaWiki list article: the body's classes say
+/// `mediawiki` and name the page (`page-List_of_programming_languages`),
+/// whose title starts "List of" or "Lists of" by Wikipedia's naming
+/// convention for lists. MediaWiki's JSON-LD types every page `Article`;
+/// a list's rows and runs of links are its content.
+fn is_mediawiki_list(doc: &Document) -> bool {
+    doc.body().and_then(|b| b.attr("class")).is_some_and(|c| {
+        let mut words = c.split_ascii_whitespace();
+        words.clone().any(|w| w == "mediawiki")
+            && words.any(|w| w.starts_with("page-List_of_") || w.starts_with("page-Lists_of_"))
+    })
 }
 
 fn in_svg(n: &NodeRef<'_>) -> bool {
@@ -661,6 +674,24 @@ mod tests {
         };
         assert!(!is_article(&micro("page page-id-42")));
         assert!(is_article(&micro("single single-post postid-42")));
+    }
+
+    // MediaWiki types every page an `Article` in its JSON-LD; a list's
+    // page, named "List of ..." in the body's class, is not one.
+    #[test]
+    fn a_mediawiki_list_is_not_an_article() {
+        let page = |body: &str| {
+            format!(
+                "<html><head><script type=\"application/ld+json\">\
+                 {{\"@type\":\"Article\",\"name\":\"x\"}}</script></head>\
+                 <body class=\"{body}\"><p>Text</p></body></html>"
+            )
+        };
+        assert!(!is_article(&page("mediawiki ns-0 page-List_of_knots")));
+        assert!(!is_article(&page("mediawiki ns-0 page-Lists_of_rivers")));
+        assert!(is_article(&page("mediawiki ns-0 page-Knot")));
+        assert!(is_article(&page("mediawiki ns-0 page-Listening_post")));
+        assert!(is_article(&page("blog page-List_of_knots")));
     }
 
     #[test]

@@ -255,5 +255,7 @@ pub(crate) fn clean(doc: &Document, choice: &Choice, kind: PageKind) {
     if chosen == Chosen::Blocks {
         trailing::strip(doc, roots);
     }
-    trailing::strip_headings(doc, roots);
+    // A page that lists things may end with a card titled by its heading
+    // alone (a blog archive's title-only posts).
+    trailing::strip_headings(doc, roots, !kind.article && !kind.product);
 }

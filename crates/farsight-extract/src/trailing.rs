@@ -50,7 +50,10 @@ pub(crate) fn teasers(doc: &Document, roots: &[NodeId]) -> Vec<NodeId> {
 /// heading heads something. Not a heading that is all the content holds:
 /// then it is the content (a link post's title on a forum or news
 /// aggregator, whose body is the link), and removing it leaves nothing.
-pub(crate) fn strip_headings(doc: &Document, roots: &[NodeId]) {
+///
+/// With `cards` (a page that lists things), a linked heading that titles
+/// one card of a row stays too: see [`titles_a_card`].
+pub(crate) fn strip_headings(doc: &Document, roots: &[NodeId], cards: bool) {
     let roots: Vec<NodeRef<'_>> = roots.iter().filter_map(|r| doc.tree.get(r)).collect();
     // The text left in all the roots, kept up to date as headings go: one
     // count of the roots, then one of each heading removed.
@@ -70,6 +73,9 @@ pub(crate) fn strip_headings(doc: &Document, roots: &[NodeId]) {
                     })
             });
             let Some(h) = heading else { break };
+            if cards && titles_a_card(&h, root) {
+                break;
+            }
             let its = chars(&h);
             if its >= left {
                 return;
@@ -78,6 +84,67 @@ pub(crate) fn strip_headings(doc: &Document, roots: &[NodeId]) {
             h.remove_from_parent();
         }
     }
+}
+
+/// Levels above a heading searched for the card it titles.
+const CARD_DEPTH: usize = 3;
+
+/// A heading that titles one card of a row: a blog archive whose posts
+/// show their titles only (WordPress's `article.post` holding just its
+/// `h2.entry-title`) ends with a heading that heads a post, not nothing.
+/// The heading links to another page (the post it titles), or sits in the
+/// link that is the whole card (a stretched card: `<a>` around image and
+/// heading), and its card
+/// is an ancestor a few levels up whose three previous siblings have the
+/// same tag and first class and hold a heading too. A FAQ's questions whose
+/// answers went are not links; they still go.
+fn titles_a_card(h: &NodeRef<'_>, root: &NodeRef<'_>) -> bool {
+    let in_link = || {
+        h.ancestors_it(Some(CARD_DEPTH))
+            .take_while(|a| a.id != root.id)
+            .any(|a| a.node_name().as_deref() == Some("a") && links_away(&a))
+    };
+    if !heading_links_away(h) && !in_link() {
+        return false;
+    }
+    h.ancestors_it(Some(CARD_DEPTH))
+        .take_while(|a| a.id != root.id)
+        .any(|card| {
+            // A row: the cards before it are alike and titled too (not a
+            // post's "next" and "previous" pair, a staff box's two names).
+            let mut prev = prev_element(&card);
+            for _ in 0..MIN_ROW_BEFORE {
+                let Some(p) = prev.filter(|p| alike(p, &card) && has_heading(p)) else {
+                    return false;
+                };
+                prev = prev_element(&p);
+            }
+            true
+        })
+}
+
+/// Cards before the last one for a row of title cards.
+const MIN_ROW_BEFORE: usize = 3;
+
+fn has_heading(n: &NodeRef<'_>) -> bool {
+    n.descendants_it().any(|d| {
+        matches!(
+            d.node_name().as_deref(),
+            Some("h1" | "h2" | "h3" | "h4" | "h5" | "h6")
+        )
+    })
+}
+
+/// The element before `n` among its siblings.
+fn prev_element<'a>(n: &NodeRef<'a>) -> Option<NodeRef<'a>> {
+    let mut p = n.prev_sibling();
+    while let Some(s) = p {
+        if s.is_element() {
+            return Some(s);
+        }
+        p = s.prev_sibling();
+    }
+    None
 }
 
 /// The last text node below `root` with something in it, found walking
@@ -168,17 +235,23 @@ fn ends_cut(n: &NodeRef<'_>) -> bool {
 fn linked_heading(n: &NodeRef<'_>) -> bool {
     n.descendants_it()
         .find(|d| matches!(d.node_name().as_deref(), Some("h2" | "h3" | "h4")))
-        .is_some_and(|h| {
-            let links: Vec<_> = h
-                .descendants_it()
-                .filter(|d| d.node_name().as_deref() == Some("a"))
-                .collect();
-            links.len() == 1
-                && links[0]
-                    .attr("href")
-                    .is_some_and(|r| !r.trim_start().starts_with('#'))
-                && chars(&links[0]) * 10 >= chars(&h) * 9
-        })
+        .is_some_and(|h| heading_links_away(&h))
+}
+
+/// A heading that is one link to another page (not a permalink anchor),
+/// or nearly all of one.
+fn heading_links_away(h: &NodeRef<'_>) -> bool {
+    let links: Vec<_> = h
+        .descendants_it()
+        .filter(|d| d.node_name().as_deref() == Some("a"))
+        .collect();
+    links.len() == 1 && links_away(&links[0]) && chars(&links[0]) * 10 >= chars(h) * 9
+}
+
+/// A link to another page, not an anchor on this one.
+fn links_away(a: &NodeRef<'_>) -> bool {
+    a.attr("href")
+        .is_some_and(|r| !r.trim_start().starts_with('#'))
 }
 
 /// Non-space characters of text below `n`: counted in each text node
@@ -328,7 +401,7 @@ mod tests {
                     <section><h2>You may also like</h2><div></div></section><h3>More</h3></div>";
         let doc = Document::from(html);
         let root = doc.select("#root").nodes().first().map(|n| n.id);
-        strip_headings(&doc, &root.into_iter().collect::<Vec<_>>());
+        strip_headings(&doc, &root.into_iter().collect::<Vec<_>>(), true);
         let text = doc.select("#root").text().to_string();
         assert!(
             text.contains("Details") && text.contains("Stoneware"),

@@ -1427,3 +1427,47 @@ fn a_small_screen_twin_is_read_once() {
         assert_eq!(out.matches("Resoled").count(), 1, "{out}");
     }
 }
+
+// Issue #12, listings: a heading that ends the content with nothing under
+// it goes ("You may also like" whose cards were pruned), but a shop's or
+// blog archive's tiles are titled by a heading alone (WooCommerce's
+// `li.product-category` with its `h2.woocommerce-loop-category__title`
+// inside the tile's link, a WordPress archive's title-only posts): the
+// last tiles of the row went one heading at a time.
+#[test]
+fn the_last_title_only_cards_of_a_row_stay() {
+    let (text, md) = both("woocommerce-category-tiles.html");
+    for out in [&text, &md] {
+        assert_contains(
+            out,
+            &[
+                "Spades and Shovels",
+                "Rakes and Hoes",
+                "Gloves and Knee Pads",
+                "Pressure Sprayers",
+            ],
+        );
+    }
+}
+
+// Issue #12, listings: MediaWiki's JSON-LD types every page `Article`,
+// Wikipedia's lists too, whose runs of links under their letters are the
+// content, and as an article the page lost them. A list's page is named
+// "List of ..." or "Lists of ..." by Wikipedia's naming convention, and
+// MediaWiki writes the name in the body's class (`page-List_of_knots`):
+// such a page lists things.
+#[test]
+fn a_mediawiki_list_article_keeps_its_lists() {
+    let (text, md) = both("mediawiki-list-article.html");
+    for out in [&text, &md] {
+        assert_contains(
+            out,
+            &[
+                "Alpine Butterfly Loop",
+                "Buntline Hitch",
+                "Constrictor Knot",
+                "Dropper Loop",
+            ],
+        );
+    }
+}
