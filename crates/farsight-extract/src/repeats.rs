@@ -35,10 +35,7 @@ pub(crate) fn strip(doc: &Document, roots: &[NodeId]) {
         let Some(name) = n.node_name() else {
             continue;
         };
-        if matches!(
-            &*name,
-            "pre" | "code" | "table" | "dl" | "textarea" | "math" | "svg"
-        ) {
+        if uncompared(&name) {
             continue;
         }
         let children: Vec<NodeRef<'_>> = n.element_children();
@@ -94,10 +91,7 @@ pub(crate) fn strip_adjacent(doc: &Document, roots: &[NodeId]) {
         let Some(name) = n.node_name() else {
             continue;
         };
-        if matches!(
-            &*name,
-            "pre" | "code" | "table" | "dl" | "textarea" | "math" | "svg"
-        ) {
+        if uncompared(&name) {
             // Not compared, and a block between two copies.
             last.clear();
             last_node = None;
@@ -164,4 +158,13 @@ pub(crate) fn in_card(n: &NodeRef<'_>) -> bool {
         };
         a.prev_element_sibling().is_some_and(alike) || a.next_element_sibling().is_some_and(alike)
     })
+}
+
+/// Blocks whose text is never compared (code, tables, formulas, forms):
+/// there a line said twice is the content saying it twice.
+fn uncompared(name: &str) -> bool {
+    matches!(
+        name,
+        "pre" | "code" | "table" | "dl" | "textarea" | "math" | "svg"
+    )
 }
