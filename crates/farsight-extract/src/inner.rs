@@ -19,7 +19,7 @@ use crate::words::tables::{
     ELEMENTOR_CTA, HIDDEN, META, POST_QUOTE, REVIEW, SCREEN_READER, SIGNATURE, SLIDESHOW, TEASER,
     USER_PANEL,
 };
-use crate::words::{Table, Words};
+use crate::words::{Table, Words, is_css_module_badge};
 
 /// Labels that start a photo credit inside a caption's text ("…
 /// stretch. Photo: Example News", "… Hong Kong (Image: GETTY)"): the credit
@@ -214,7 +214,9 @@ pub(crate) fn plan_in(roots: &[NodeId], kind: PageKind, walk: &Walk<'_>) -> Plan
             }
             _ if has(&HIDDEN) || has(&SCREEN_READER) => s.text < cap(400),
             // "Sale", "Sold out", "New", "Best seller".
-            _ if has(&BADGE) => s.text < cap(40),
+            _ if has(&BADGE) || n.attr("class").is_some_and(|c| is_css_module_badge(&c)) => {
+                s.text < cap(40)
+            }
             // A shop card's action links ("Quick shop", "View details",
             // "Choose options"), styled as buttons: off articles, a few
             // words inside one card of a row.

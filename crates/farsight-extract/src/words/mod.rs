@@ -260,6 +260,33 @@ fn remembered(class: &str, id: &str) -> Rc<Words> {
     })
 }
 
+/// Whether `class` (as the page wrote it, not lower-cased) holds a CSS
+/// Modules name for a badge: CSS Modules (Next.js, Create React App, Vite)
+/// write a component's local class as `Component_localName__hash`, the
+/// local name in camelCase (`Products_productBadge__Prv_X`,
+/// `ProductTile_collapsedBadges__O_wsp`, `Card_newBadgeWrap__a1b2`). Split
+/// on `_` alone, `productbadge` is one word and [`tables::BADGE`] misses
+/// it; here a local name's camelCase word `Badge` or `Badges` names the
+/// badge ("New Arrival", "Just Reduced" on every card of a shop's row).
+pub(crate) fn is_css_module_badge(class: &str) -> bool {
+    if !class.contains("Badge") || !class.contains("__") {
+        return false;
+    }
+    class.split_ascii_whitespace().any(|name| {
+        let Some((_, rest)) = name.split_once('_') else {
+            return false;
+        };
+        let Some((local, _hash)) = rest.split_once("__") else {
+            return false;
+        };
+        local.match_indices("Badge").any(|(at, _)| {
+            let after = &local.as_bytes()[at + "Badge".len()..];
+            let after = after.strip_prefix(b"s").unwrap_or(after);
+            after.first().is_none_or(|b| b.is_ascii_uppercase())
+        })
+    })
+}
+
 /// The word parts of one lower-cased class or id value, in order: split on
 /// every character that is not an ASCII letter or digit.
 pub(crate) fn parts(value: &str) -> impl Iterator<Item = &str> + Clone {

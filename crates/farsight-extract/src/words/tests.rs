@@ -373,3 +373,25 @@ fn aem_content_components_are_not_furniture() {
     // The navigation stays furniture on an AEM page.
     assert!(NOISE.matches(&words_of("cmp-navigation__nav aem-GridColumn", "")));
 }
+
+/// CSS Modules local names read at their camelCase words for a badge.
+#[test]
+fn css_module_badges() {
+    for class in [
+        "Products_productBadge__Prv_X Products_newArrival__ix_WM",
+        "Products_productBadgeWr__ofesi",
+        "ProductTile_collapsedBadges__O_wsp",
+        "card flex Card_newBadge__a1b2",
+    ] {
+        assert!(super::is_css_module_badge(class), "{class}");
+    }
+    for class in [
+        "productBadge",
+        "Animals_honeyBadger__x1y2",
+        "Products_badgeless__ab12",
+        "Badge_root__k9",
+        "",
+    ] {
+        assert!(!super::is_css_module_badge(class), "{class}");
+    }
+}

@@ -1471,3 +1471,27 @@ fn a_mediawiki_list_article_keeps_its_lists() {
         );
     }
 }
+
+// Issue #12, collections: CSS Modules (Next.js, Create React App, Vite)
+// name a component's class `Component_localName__hash`, the local name in
+// camelCase (`Products_productBadge__Prv_X`): read on `_` alone,
+// `productbadge` is one word, and a shop card's badge ("New Arrival",
+// "Just Reduced") came out on every card of the row.
+#[test]
+fn a_css_modules_card_badge_goes() {
+    let (text, md) = both("css-modules-card-badges.html");
+    for out in [&text, &md] {
+        assert_contains(
+            out,
+            &[
+                "Tidewater 35mm f/1.8 Prime",
+                "Saltmarsh 70-200mm f/4 Zoom",
+                "Heron 400mm f/5.6 Telephoto",
+                "Cove 16mm f/2.8 Wide",
+                "shrugs off sea spray",
+            ],
+        );
+        assert!(!out.contains("Fresh Stock"), "{out}");
+        assert!(!out.contains("Just Lowered"), "{out}");
+    }
+}
