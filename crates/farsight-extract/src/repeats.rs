@@ -28,17 +28,45 @@ use crate::render::{collapse_ws, is_block};
 pub(crate) fn strip(doc: &Document, roots: &[NodeId]) {
     let mut seen: FastSet<String> = FastSet::default();
     let mut doomed: Vec<NodeRef<'_>> = Vec::new();
+    lines(doc, roots, |line| {
+        if let Line::Said { node, block: true } = line
+            && let Some(text) = said(&node)
+            && !seen.insert(text)
+        {
+            doomed.push(node);
+        }
+    });
+    for n in doomed {
+        n.remove_from_parent();
+    }
+}
+
+/// What the walk of [`lines`] meets below the roots, in page order.
+enum Line<'a> {
+    /// A block whose text is never compared ([`uncompared`]), between the
+    /// lines before and after it.
+    Skipped,
+    /// An element none of whose element children is a block: an innermost
+    /// block, or an inline element beside blocks (its parent held one),
+    /// which renders as a line of its own.
+    Said { node: NodeRef<'a>, block: bool },
+}
+
+/// Walks below `roots` in page order down to the innermost blocks, giving
+/// each line to `f`: the one walk of [`strip`] and [`strip_adjacent`].
+fn lines<'a>(doc: &'a Document, roots: &[NodeId], mut f: impl FnMut(Line<'a>)) {
     // An explicit stack: a page may nest deeper than the call stack goes.
-    let mut stack: Vec<NodeRef<'_>> = roots.iter().filter_map(|r| doc.tree.get(r)).collect();
+    let mut stack: Vec<NodeRef<'a>> = roots.iter().filter_map(|r| doc.tree.get(r)).collect();
     stack.reverse();
     while let Some(n) = stack.pop() {
         let Some(name) = n.node_name() else {
             continue;
         };
         if uncompared(&name) {
+            f(Line::Skipped);
             continue;
         }
-        let children: Vec<NodeRef<'_>> = n.element_children();
+        let children: Vec<NodeRef<'a>> = n.element_children();
         if children
             .iter()
             .any(|c| c.node_name().is_some_and(|c| is_block(&c) || &*c == "pre"))
@@ -46,20 +74,18 @@ pub(crate) fn strip(doc: &Document, roots: &[NodeId]) {
             stack.extend(children.into_iter().rev());
             continue;
         }
-        if !is_block(&name) {
-            continue;
-        }
-        let text = collapse_ws(&n.text());
-        if !text.chars().any(char::is_alphanumeric) {
-            continue;
-        }
-        if !seen.insert(text) {
-            doomed.push(n);
-        }
+        f(Line::Said {
+            node: n,
+            block: is_block(&name),
+        });
     }
-    for n in doomed {
-        n.remove_from_parent();
-    }
+}
+
+/// The text of a line, white space collapsed, when it says something (a
+/// letter or a digit).
+fn said(n: &NodeRef<'_>) -> Option<String> {
+    let text = collapse_ws(&n.text());
+    text.chars().any(char::is_alphanumeric).then_some(text)
 }
 
 /// A short block that says again what the block just before it said goes,
@@ -81,36 +107,23 @@ const ADJACENT_AT_MOST_WORDS: usize = 5;
 /// beside blocks (an image link before the card's heading) are read as a
 /// block of their own, as they render on a line of their own.
 pub(crate) fn strip_adjacent(doc: &Document, roots: &[NodeId]) {
-    // The text of the last block read, and that block.
+    // The text of the last line read, and its element.
     let mut last = String::new();
     let mut last_node: Option<NodeRef<'_>> = None;
     let mut doomed: Vec<NodeRef<'_>> = Vec::new();
-    let mut stack: Vec<NodeRef<'_>> = roots.iter().filter_map(|r| doc.tree.get(r)).collect();
-    stack.reverse();
-    while let Some(n) = stack.pop() {
-        let Some(name) = n.node_name() else {
-            continue;
+    lines(doc, roots, |line| {
+        let n = match line {
+            // A block between two copies.
+            Line::Skipped => {
+                last.clear();
+                last_node = None;
+                return;
+            }
+            Line::Said { node, .. } => node,
         };
-        if uncompared(&name) {
-            // Not compared, and a block between two copies.
-            last.clear();
-            last_node = None;
-            continue;
-        }
-        let children: Vec<NodeRef<'_>> = n.element_children();
-        if children
-            .iter()
-            .any(|c| c.node_name().is_some_and(|c| is_block(&c) || &*c == "pre"))
-        {
-            stack.extend(children.into_iter().rev());
-            continue;
-        }
-        // A block, or an inline element beside blocks (its parent held
-        // one), read as a line of its own.
-        let text = collapse_ws(&n.text());
-        if !text.chars().any(char::is_alphanumeric) {
-            continue;
-        }
+        let Some(text) = said(&n) else {
+            return;
+        };
         let words = text
             .split(|c: char| !c.is_alphanumeric())
             .filter(|w| !w.is_empty())
@@ -125,7 +138,7 @@ pub(crate) fn strip_adjacent(doc: &Document, roots: &[NodeId]) {
             last = text;
             last_node = Some(n);
         }
-    }
+    });
     for n in doomed {
         n.remove_from_parent();
     }
