@@ -1495,3 +1495,27 @@ fn a_css_modules_card_badge_goes() {
         assert!(!out.contains("Just Lowered"), "{out}");
     }
 }
+
+// Issue #12, collections: a shop's filter and facet panels (`filters`,
+// `facet-panel`) are furniture inside `<main>`, but sites reuse their
+// collapsible markup for an FAQ below the grid (an `expandable-section
+// filters` per question) or class the items a tab bar filters
+// (`filter-active`): the questions and answers went. A facet panel is
+// checkboxes and links; one whose text is mostly sentences is not one.
+#[test]
+fn an_faq_in_filter_markup_stays() {
+    let (text, md) = both("filter-markup-faq.html");
+    for out in [&text, &md] {
+        assert_contains(
+            out,
+            &[
+                "Pebble Tabletop Wheel",
+                "Which wheel should a beginner choose?",
+                "learn to centre clay",
+                "What should I look for in a motor?",
+                "pull walls with their stronger hand",
+            ],
+        );
+        assert!(!out.contains("Floor standing"), "{out}");
+    }
+}
