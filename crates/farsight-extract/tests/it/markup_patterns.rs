@@ -1519,3 +1519,32 @@ fn an_faq_in_filter_markup_stays() {
         assert!(!out.contains("Floor standing"), "{out}");
     }
 }
+
+// Issue #12, collections: responsive themes print a category's guide
+// twice, in columns for large screens (Bootstrap's `d-none d-md-block`)
+// and in an accordion shown on small screens only (`accordion
+// d-md-none`), and a desktop page shows one: read together, every
+// paragraph came twice. The small-screen copy of a paragraph said
+// elsewhere goes; a small-screen block that is the only copy of its text
+// stays.
+#[test]
+fn a_small_screen_copy_of_a_paragraph_goes() {
+    let (text, md) = both("small-screen-description-copy.html");
+    for out in [&text, &md] {
+        assert_contains(
+            out,
+            &[
+                "Choosing a carry-on",
+                "measure both before you fly",
+                "keeps more room inside",
+                "tap a bag's picture",
+            ],
+        );
+        assert_eq!(
+            out.matches("measure both before you fly").count(),
+            1,
+            "{out}"
+        );
+        assert_eq!(out.matches("keeps more room inside").count(), 1, "{out}");
+    }
+}
