@@ -116,5 +116,8 @@ fn is_card(article: &NodeRef<'_>) -> bool {
 /// A paragraph of at least a sentence's length below `n`.
 fn holds_prose(n: &NodeRef<'_>) -> bool {
     n.descendants_it()
-        .any(|d| d.node_name().as_deref() == Some("p") && d.normalized_char_count() >= 80)
+        .any(|d| d.node_name().as_deref() == Some("p") && d.normalized_char_count() >= PROSE_CHARS)
 }
+
+/// The length of a sentence: a paragraph this long is prose.
+pub(crate) const PROSE_CHARS: usize = 80;

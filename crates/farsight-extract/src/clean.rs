@@ -505,6 +505,37 @@ fn mobile_twin(n: &NodeRef<'_>) -> bool {
         && n.normalized_char_count() <= 40
 }
 
+/// How far above a block the element that shows it on small screens only
+/// may be (see [`small_screen_only`]).
+const SMALL_SCREEN_DEPTH: usize = 12;
+
+/// Whether `n` or an ancestor at most [`SMALL_SCREEN_DEPTH`] levels up is
+/// shown on small screens only: its class hides it from a breakpoint up
+/// (Bootstrap 4/5's `d-md-none`, Tailwind's `md:hidden`, Bootstrap 3's
+/// `hidden-md`/`hidden-lg`) and does not show it again higher up.
+pub(crate) fn small_screen_only(n: &NodeRef<'_>) -> bool {
+    std::iter::once(*n)
+        .chain(n.ancestors_it(Some(SMALL_SCREEN_DEPTH)))
+        .any(|a| a.attr("class").is_some_and(|c| class_small_screen_only(&c)))
+}
+
+fn class_small_screen_only(class: &str) -> bool {
+    if !mentions_hiding(class) {
+        return false;
+    }
+    let lower = class.to_ascii_lowercase();
+    let tokens: Vec<&str> = lower.split_ascii_whitespace().collect();
+    let hides_from_breakpoint = |t: &&str| {
+        matches!(*t, "hidden-md" | "hidden-lg" | "hidden-desktop")
+            || t.strip_suffix(":hidden")
+                .is_some_and(|bp| matches!(bp, "sm" | "md" | "lg"))
+            || t.strip_prefix("d-")
+                .and_then(|rest| rest.strip_suffix("-none"))
+                .is_some_and(|bp| matches!(bp, "sm" | "md" | "lg"))
+    };
+    tokens.iter().any(hides_from_breakpoint) && !shown_again(&tokens)
+}
+
 fn hiding_by_markup(n: &NodeRef<'_>) -> Option<Hiding> {
     // One look at the name and attributes, borrowed, not cloned.
     n.query_or(None, |node| {

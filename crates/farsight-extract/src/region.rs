@@ -11,7 +11,7 @@ use dom_query::{Document, NodeId, NodeRef};
 use crate::fasthash::FastSet;
 use crate::kind::PageKind;
 use crate::words::Words;
-use crate::words::tables::{EDIT_PAGE, REGION_NOISE, RESULT_COUNT, TABLE_OF_CONTENTS};
+use crate::words::tables::{EDIT_PAGE, FILTER, REGION_NOISE, RESULT_COUNT, TABLE_OF_CONTENTS};
 use crate::{boilerplate, density};
 
 /// The main region of `doc`: its largest visible `<main>` (or
@@ -118,5 +118,29 @@ fn is_furniture_but_contents(n: &NodeRef<'_>, kind: PageKind) -> bool {
         return true;
     }
     // "Showing 1-12 of 40 results"; "Edit this page" links of documentation.
-    RESULT_COUNT.in_class(&words) || EDIT_PAGE.matches(&words) || REGION_NOISE.matches(&words)
+    RESULT_COUNT.in_class(&words)
+        || EDIT_PAGE.matches(&words)
+        || (REGION_NOISE.matches(&words) && !filter_with_prose(n, &words))
+}
+
+/// Whether `n` is named only a filter or facet panel ([`FILTER`]) and
+/// its text is mostly sentences (paragraphs and list items of a
+/// sentence's length): a shop's facets are checkboxes and links, never
+/// sentences. Sites reuse the collapsible markup of their
+/// facet panels for an FAQ below the grid (an `expandable-section filters`
+/// whose panes are questions and answers), or class the items a tab bar
+/// filters (`filter-active`): that is the page's text. A section that
+/// only mounts the facets' script around the grid (`mount-facets`) is
+/// mostly the grid's names and prices.
+fn filter_with_prose(n: &NodeRef<'_>, words: &Words) -> bool {
+    if !REGION_NOISE.matching(words).all(|w| FILTER.has_entry(w)) {
+        return false;
+    }
+    let prose: usize = n
+        .descendants_it()
+        .filter(|d| matches!(d.node_name().as_deref(), Some("p" | "li")))
+        .map(|d| d.normalized_char_count())
+        .filter(|&c| c >= boilerplate::PROSE_CHARS)
+        .sum();
+    prose > 0 && prose * 2 >= n.normalized_char_count()
 }

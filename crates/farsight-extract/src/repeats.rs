@@ -19,7 +19,8 @@
 
 use dom_query::{Document, NodeId, NodeRef};
 
-use crate::fasthash::FastSet;
+use crate::clean;
+use crate::fasthash::{FastMap, FastSet};
 use crate::render::{collapse_ws, is_block};
 
 /// Removes, below `roots`, every innermost block whose text an earlier
@@ -111,19 +112,24 @@ pub(crate) fn strip_adjacent(doc: &Document, roots: &[NodeId]) {
     let mut last = String::new();
     let mut last_node: Option<NodeRef<'_>> = None;
     let mut doomed: Vec<NodeRef<'_>> = Vec::new();
+    // The paragraphs of a sentence's length, for the small-screen copies.
+    let mut long: Vec<(String, NodeRef<'_>)> = Vec::new();
     lines(doc, roots, |line| {
-        let n = match line {
+        let (n, block) = match line {
             // A block between two copies.
             Line::Skipped => {
                 last.clear();
                 last_node = None;
                 return;
             }
-            Line::Said { node, .. } => node,
+            Line::Said { node, block } => (node, block),
         };
         let Some(text) = said(&n) else {
             return;
         };
+        if block && text.len() >= SMALL_SCREEN_COPY_CHARS {
+            long.push((text.clone(), n));
+        }
         let words = text
             .split(|c: char| !c.is_alphanumeric())
             .filter(|w| !w.is_empty())
@@ -139,9 +145,49 @@ pub(crate) fn strip_adjacent(doc: &Document, roots: &[NodeId]) {
             last_node = Some(n);
         }
     });
+    doomed.extend(small_screen_copies(long));
     for n in doomed {
         n.remove_from_parent();
     }
+}
+
+/// A paragraph at least this long (bytes) is compared with its copies
+/// for a small screen (see [`small_screen_copies`]): a sentence, not a
+/// card's label.
+const SMALL_SCREEN_COPY_CHARS: usize = 80;
+
+/// The blocks of `long` (text and element, in page order) that say again
+/// what another of them says, inside an element shown on small screens
+/// only (Bootstrap's `d-md-none`, Tailwind's `md:hidden`, `hidden-lg`;
+/// see [`clean::small_screen_only`]), when a copy outside one stays.
+/// Responsive themes print a category's description twice, in columns for
+/// large screens and in an accordion for small ones (Salesforce Commerce
+/// Cloud's `d-none d-md-block` beside `accordion d-md-none`); a desktop
+/// page shows one. Only text said already goes: a block shown on small
+/// screens alone may be the only copy of what it says.
+fn small_screen_copies(long: Vec<(String, NodeRef<'_>)>) -> Vec<NodeRef<'_>> {
+    let mut count: FastMap<&str, usize> = FastMap::default();
+    for (text, _) in &long {
+        *count.entry(text.as_str()).or_default() += 1;
+    }
+    let mut small: Vec<(usize, bool)> = Vec::with_capacity(long.len());
+    let mut kept: FastSet<&str> = FastSet::default();
+    for (i, (text, n)) in long.iter().enumerate() {
+        if count.get(text.as_str()).is_some_and(|&c| c > 1) {
+            let only_small = clean::small_screen_only(n);
+            if !only_small {
+                kept.insert(text.as_str());
+            }
+            small.push((i, only_small));
+        }
+    }
+    small
+        .into_iter()
+        .filter(|&(i, only_small)| {
+            only_small && long.get(i).is_some_and(|(t, _)| kept.contains(t.as_str()))
+        })
+        .filter_map(|(i, _)| long.get(i).map(|(_, n)| *n))
+        .collect()
 }
 
 /// Two children of one parent with the same tag and class: a row of alike

@@ -92,6 +92,11 @@ pub(crate) static REGION_NOISE: Table = Table::parts(&[
     "quickview",
 ]);
 
+/// The words of [`REGION_NOISE`] that name a shop's filter or facet
+/// panel (`region.rs`): such a panel holding a paragraph of prose is not
+/// one. Word parts, as [`REGION_NOISE`].
+pub(crate) static FILTER: Table = Table::parts(&["filter", "filters", "facet", "facets"]);
+
 /// A table of contents (`toc`, `ez-toc-container`, `toc-list`), furniture
 /// inside `<main>` as [`REGION_NOISE`] is, but only when it is mostly
 /// links (`region.rs`): the sections such a table leads to often carry
@@ -516,6 +521,7 @@ pub(crate) static COMMENT: Table = Table::fragments(&["comment"]);
 pub(crate) static ALL: &[(&str, &Table)] = &[
     ("NOISE", &NOISE),
     ("REGION_NOISE", &REGION_NOISE),
+    ("FILTER", &FILTER),
     ("TABLE_OF_CONTENTS", &TABLE_OF_CONTENTS),
     ("ACCORDION", &ACCORDION),
     ("CARD", &CARD),

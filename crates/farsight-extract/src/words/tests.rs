@@ -124,6 +124,8 @@ fn what_each_table_must_and_must_not_match() {
         ("REGION_NOISE", &REGION_NOISE, "star-rating", true),
         ("REGION_NOISE", &REGION_NOISE, "product-cross-sell", true),
         ("REGION_NOISE", &REGION_NOISE, "sorted-list", false),
+        ("FILTER", &FILTER, "facet-row-container", true),
+        ("FILTER", &FILTER, "filtered-list", false),
         ("TABLE_OF_CONTENTS", &TABLE_OF_CONTENTS, "tocbot", false),
         (
             "TABLE_OF_CONTENTS",

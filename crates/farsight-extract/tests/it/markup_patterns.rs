@@ -1495,3 +1495,56 @@ fn a_css_modules_card_badge_goes() {
         assert!(!out.contains("Just Lowered"), "{out}");
     }
 }
+
+// Issue #12, collections: a shop's filter and facet panels (`filters`,
+// `facet-panel`) are furniture inside `<main>`, but sites reuse their
+// collapsible markup for an FAQ below the grid (an `expandable-section
+// filters` per question) or class the items a tab bar filters
+// (`filter-active`): the questions and answers went. A facet panel is
+// checkboxes and links; one whose text is mostly sentences is not one.
+#[test]
+fn an_faq_in_filter_markup_stays() {
+    let (text, md) = both("filter-markup-faq.html");
+    for out in [&text, &md] {
+        assert_contains(
+            out,
+            &[
+                "Pebble Tabletop Wheel",
+                "Which wheel should a beginner choose?",
+                "learn to centre clay",
+                "What should I look for in a motor?",
+                "pull walls with their stronger hand",
+            ],
+        );
+        assert!(!out.contains("Floor standing"), "{out}");
+    }
+}
+
+// Issue #12, collections: responsive themes print a category's guide
+// twice, in columns for large screens (Bootstrap's `d-none d-md-block`)
+// and in an accordion shown on small screens only (`accordion
+// d-md-none`), and a desktop page shows one: read together, every
+// paragraph came twice. The small-screen copy of a paragraph said
+// elsewhere goes; a small-screen block that is the only copy of its text
+// stays.
+#[test]
+fn a_small_screen_copy_of_a_paragraph_goes() {
+    let (text, md) = both("small-screen-description-copy.html");
+    for out in [&text, &md] {
+        assert_contains(
+            out,
+            &[
+                "Choosing a carry-on",
+                "measure both before you fly",
+                "keeps more room inside",
+                "tap a bag's picture",
+            ],
+        );
+        assert_eq!(
+            out.matches("measure both before you fly").count(),
+            1,
+            "{out}"
+        );
+        assert_eq!(out.matches("keeps more room inside").count(), 1, "{out}");
+    }
+}
