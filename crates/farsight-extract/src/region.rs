@@ -110,11 +110,21 @@ pub(crate) fn is_furniture(n: &NodeRef<'_>, kind: PageKind) -> bool {
     is_furniture_but_contents(n, kind) || TABLE_OF_CONTENTS.matches(&Words::of(n))
 }
 
+/// Google's `data-nosnippet`: text the publisher tells search engines not
+/// to quote as the page's own. On an article it marks the furniture around
+/// the story: the author's bio, inline "Related" story cards, affiliate
+/// notices (Valnet's sites: XDA, Screen Rant, How-To Geek; WordPress
+/// themes). Off articles it also wraps content (a listing's sections).
+const NOSNIPPET: &str = "data-nosnippet";
+
 /// [`is_furniture`] but for the words of a table of contents, which
 /// [`furniture`] weighs with the element's links.
 fn is_furniture_but_contents(n: &NodeRef<'_>, kind: PageKind) -> bool {
     let words = Words::of(n);
     if boilerplate::is_noise_with(n, &words, kind.discussion) {
+        return true;
+    }
+    if kind.article && n.has_attr(NOSNIPPET) {
         return true;
     }
     // "Showing 1-12 of 40 results"; "Edit this page" links of documentation.

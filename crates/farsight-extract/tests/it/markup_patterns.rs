@@ -1495,3 +1495,26 @@ fn a_css_modules_card_badge_goes() {
         assert!(!out.contains("Just Lowered"), "{out}");
     }
 }
+
+// Issue #12, articles: Google's `data-nosnippet` marks text a search
+// snippet must not quote as the page's own. Publishers put it on the
+// furniture inside an article's body (Valnet's sites: an author's bio
+// under the byline, inline "Related" story cards), which stayed with the
+// story.
+#[test]
+fn an_articles_nosnippet_furniture_goes() {
+    let (text, md) = both("nosnippet-article-furniture.html");
+    for out in [&text, &md] {
+        assert_contains(
+            out,
+            &[
+                "the kettle goes on",
+                "Clear the surface the night before",
+                "a clean desk rather than yesterday",
+                "Let the lamp do the waking",
+            ],
+        );
+        assert!(!out.contains("above a bakery"), "{out}");
+        assert!(!out.contains("Five desk lamps we tested"), "{out}");
+    }
+}
