@@ -1518,3 +1518,24 @@ fn an_articles_nosnippet_furniture_goes() {
         assert!(!out.contains("Five desk lamps we tested"), "{out}");
     }
 }
+
+// Issue #12, articles: the article's author as a schema.org item
+// (`itemprop="author"`, a microdata `Person`): WordPress's Simple Author
+// Box (`saboxplugin-wrap`) and Starbox (`abh_tab`) write the box about the
+// author under the story that way, and its bio stayed with the story.
+#[test]
+fn an_articles_schema_author_box_goes() {
+    let (text, md) = both("schema-author-box.html");
+    for out in [&text, &md] {
+        assert_contains(
+            out,
+            &[
+                "hides its dust in plain sight",
+                "Saturday: top to bottom",
+                "soda crystals",
+                "washing the cloths and mops",
+            ],
+        );
+        assert!(!out.contains("scrubbed more ovens"), "{out}");
+    }
+}
