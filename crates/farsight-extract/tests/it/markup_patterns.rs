@@ -1539,3 +1539,24 @@ fn an_articles_schema_author_box_goes() {
         assert!(!out.contains("scrubbed more ovens"), "{out}");
     }
 }
+
+// Issue #12, articles: more themes' names for the box about the author
+// under a story (`author-block`, WordPress block themes'
+// `post-author-block`; `author-section`; `author-card`, Webflow's
+// `post-page-author-card`), whose bio stayed with the story.
+#[test]
+fn an_articles_author_block_goes() {
+    let (text, md) = both("author-section-box.html");
+    for out in [&text, &md] {
+        assert_contains(
+            out,
+            &[
+                "packs a month of arithmetic",
+                "Gross pay and the hours behind it",
+                "a cycle scheme or a union subscription",
+                "Keep the last slip of each year",
+            ],
+        );
+        assert!(!out.contains("chain of garden centres"), "{out}");
+    }
+}
