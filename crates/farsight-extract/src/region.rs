@@ -110,11 +110,32 @@ pub(crate) fn is_furniture(n: &NodeRef<'_>, kind: PageKind) -> bool {
     is_furniture_but_contents(n, kind) || TABLE_OF_CONTENTS.matches(&Words::of(n))
 }
 
+/// Google's `data-nosnippet`: text the publisher tells search engines not
+/// to quote as the page's own. On an article it marks the furniture around
+/// the story: the author's bio, inline "Related" story cards, affiliate
+/// notices (Valnet's sites: XDA, Screen Rant, How-To Geek; WordPress
+/// themes). Off articles it also wraps content (a listing's sections).
+const NOSNIPPET: &str = "data-nosnippet";
+
+/// Whether `n` is the article's author as a schema.org item
+/// (`itemprop="author"`, a `Person` in microdata): the byline, or the box
+/// about the author under the story (WordPress's Simple Author Box,
+/// `saboxplugin-wrap`; Starbox's `abh_tab`), not the story's text.
+fn is_author_item(n: &NodeRef<'_>) -> bool {
+    n.attr("itemprop").is_some_and(|v| {
+        v.split_ascii_whitespace()
+            .any(|p| p.eq_ignore_ascii_case("author"))
+    })
+}
+
 /// [`is_furniture`] but for the words of a table of contents, which
 /// [`furniture`] weighs with the element's links.
 fn is_furniture_but_contents(n: &NodeRef<'_>, kind: PageKind) -> bool {
     let words = Words::of(n);
     if boilerplate::is_noise_with(n, &words, kind.discussion) {
+        return true;
+    }
+    if kind.article && (n.has_attr(NOSNIPPET) || is_author_item(n)) {
         return true;
     }
     // "Showing 1-12 of 40 results"; "Edit this page" links of documentation.

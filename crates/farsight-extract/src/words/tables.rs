@@ -302,9 +302,18 @@ pub(crate) static SIGNATURE: Table = Table::fragments(&["signature"]);
 /// signature. Fragments.
 pub(crate) static AUTHOR_CARD: Table = Table::fragments(&["post-signature"]);
 
-/// An author's box below an article. Fragments (`td-author-box`).
-pub(crate) static AUTHOR_BOX: Table =
-    Table::fragments(&["author-bio", "author-box", "about-author", "author-details"]);
+/// An author's box below an article (`td-author-box`; themes' `author-block`
+/// and WordPress block themes' `post-author-block`, `author-section`,
+/// `author-card` and Webflow's `post-page-author-card`). Fragments.
+pub(crate) static AUTHOR_BOX: Table = Table::fragments(&[
+    "author-bio",
+    "author-box",
+    "about-author",
+    "author-details",
+    "author-block",
+    "author-section",
+    "author-card",
+]);
 
 /// "Sale", "Sold out", "New" badges. Word parts: `product-badge`, but not
 /// `badger`; WooCommerce's sale badge is `onsale`.

@@ -1548,3 +1548,68 @@ fn a_small_screen_copy_of_a_paragraph_goes() {
         assert_eq!(out.matches("keeps more room inside").count(), 1, "{out}");
     }
 }
+
+// Issue #12, articles: Google's `data-nosnippet` marks text a search
+// snippet must not quote as the page's own. Publishers put it on the
+// furniture inside an article's body (Valnet's sites: an author's bio
+// under the byline, inline "Related" story cards), which stayed with the
+// story.
+#[test]
+fn an_articles_nosnippet_furniture_goes() {
+    let (text, md) = both("nosnippet-article-furniture.html");
+    for out in [&text, &md] {
+        assert_contains(
+            out,
+            &[
+                "the kettle goes on",
+                "Clear the surface the night before",
+                "a clean desk rather than yesterday",
+                "Let the lamp do the waking",
+            ],
+        );
+        assert!(!out.contains("above a bakery"), "{out}");
+        assert!(!out.contains("Five desk lamps we tested"), "{out}");
+    }
+}
+
+// Issue #12, articles: the article's author as a schema.org item
+// (`itemprop="author"`, a microdata `Person`): WordPress's Simple Author
+// Box (`saboxplugin-wrap`) and Starbox (`abh_tab`) write the box about the
+// author under the story that way, and its bio stayed with the story.
+#[test]
+fn an_articles_schema_author_box_goes() {
+    let (text, md) = both("schema-author-box.html");
+    for out in [&text, &md] {
+        assert_contains(
+            out,
+            &[
+                "hides its dust in plain sight",
+                "Saturday: top to bottom",
+                "soda crystals",
+                "washing the cloths and mops",
+            ],
+        );
+        assert!(!out.contains("scrubbed more ovens"), "{out}");
+    }
+}
+
+// Issue #12, articles: more themes' names for the box about the author
+// under a story (`author-block`, WordPress block themes'
+// `post-author-block`; `author-section`; `author-card`, Webflow's
+// `post-page-author-card`), whose bio stayed with the story.
+#[test]
+fn an_articles_author_block_goes() {
+    let (text, md) = both("author-section-box.html");
+    for out in [&text, &md] {
+        assert_contains(
+            out,
+            &[
+                "packs a month of arithmetic",
+                "Gross pay and the hours behind it",
+                "a cycle scheme or a union subscription",
+                "Keep the last slip of each year",
+            ],
+        );
+        assert!(!out.contains("chain of garden centres"), "{out}");
+    }
+}
