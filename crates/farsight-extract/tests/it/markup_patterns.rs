@@ -1495,3 +1495,18 @@ fn a_css_modules_card_badge_goes() {
         assert!(!out.contains("Just Lowered"), "{out}");
     }
 }
+
+// Issue #12, products: an application shell's product page (AliExpress's
+// item pages: `<div id="root">` empty until its scripts run) has no text
+// but its page footer, whose link columns came out as the product's
+// content. A product's page whose only text is its footer's links has no
+// content found.
+#[test]
+fn a_product_shell_with_only_its_footer_has_no_content() {
+    let (text, md) = both("product-shell-footer-only.html");
+    for out in [&text, &md] {
+        assert!(!out.contains("Help Centre"), "{out}");
+        assert!(!out.contains("other languages"), "{out}");
+        assert!(!out.contains("Cables and adapters"), "{out}");
+    }
+}
