@@ -1510,3 +1510,23 @@ fn a_product_shell_with_only_its_footer_has_no_content() {
         assert!(!out.contains("Cables and adapters"), "{out}");
     }
 }
+
+// Issue #12, products: Shopify Dawn (and the themes built on it) leaves
+// its quick-add modal's link to the product's own page in the product's
+// form (`product__view-details`, "View full details"): on one product's
+// page it is no part of the product.
+#[test]
+fn a_shopify_dawn_view_details_link_goes() {
+    let (text, md) = both("shopify-dawn-view-details.html");
+    for out in [&text, &md] {
+        assert_contains(
+            out,
+            &[
+                "thirty-two litre daypack",
+                "sprung mesh",
+                "Stowed rain cover",
+            ],
+        );
+        assert!(!out.contains("View full details"), "{out}");
+    }
+}
