@@ -11,8 +11,8 @@ use crate::render::{self, RenderOptions};
 use crate::url_util::Resolver;
 use crate::{
     Document, ExtractOptions, Format, Shortfall, boilerplate, clean, content, depth,
-    embedded_state, kind, links, metadata, own_article, passes, paywall, product_text, reordered,
-    sanitize, shortfall, streamed,
+    embedded_state, footer_only, kind, links, metadata, own_article, passes, paywall, product_text,
+    reordered, sanitize, shortfall, streamed,
 };
 
 /// Extracts the main content (or the selector's matches) of `html`.
@@ -92,11 +92,17 @@ fn extract_within(html: &str, options: &ExtractOptions, deadline: &Deadline) -> 
     }
     let choice = content::choose(&dom, options.engine, kind, deadline);
     passes::clean(&dom, &choice, kind);
-    let nodes: Vec<NodeRef<'_>> = choice
-        .roots
-        .iter()
-        .filter_map(|id| dom.tree.get(id))
-        .collect();
+    // Only the page's footer left on one product's page (see
+    // `footer_only.rs`): nothing found.
+    let nodes: Vec<NodeRef<'_>> = if kind.product && footer_only::only_footer(&dom, &choice.roots) {
+        Vec::new()
+    } else {
+        choice
+            .roots
+            .iter()
+            .filter_map(|id| dom.tree.get(id))
+            .collect()
+    };
     // Chosen just as time ran out: rendered within the fallback grace.
     let _grace = deadline.expired().then(|| deadline.grant_fallback());
     finish(&mut out, &nodes, options, &resolver, deadline);

@@ -17,7 +17,7 @@ use crate::walk::Walk;
 use crate::words::tables::{
     AD, AUTHOR_BOX, AUTHOR_CARD, BADGE, BUTTON_LINK, BUY_BOX, CAPTION, CARD_CAPTION, CREDIT,
     ELEMENTOR_CTA, HIDDEN, META, POST_QUOTE, REVIEW, SCREEN_READER, SIGNATURE, SLIDESHOW, TEASER,
-    USER_PANEL,
+    USER_PANEL, VIEW_DETAILS,
 };
 use crate::words::{Table, Words, is_css_module_badge};
 
@@ -221,6 +221,9 @@ pub(crate) fn plan_in(roots: &[NodeId], kind: PageKind, walk: &Walk<'_>) -> Plan
             // "Choose options"), styled as buttons: off articles, a few
             // words inside one card of a row.
             "a" if !kind.article && has(&BUTTON_LINK) => s.text < cap(40) && is_card_action(n),
+            // On one product's page, Shopify Dawn's link to the page
+            // itself ("View full details"): the quick-add modal's.
+            "a" if kind.product && has(&VIEW_DETAILS) => s.text < cap(40),
             // On a review article that also describes its products
             // (JSON-LD `Product` beside `Article`: a "best of" roundup),
             // the boxes named after each product's review are the

@@ -34,6 +34,7 @@ mod extractor;
 mod fasthash;
 mod feed;
 mod flat;
+mod footer_only;
 mod fragment;
 mod inner;
 mod json_text;

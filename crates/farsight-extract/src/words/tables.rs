@@ -324,6 +324,12 @@ pub(crate) static BADGE: Table = Table::parts(&["badge", "badges", "onsale"]);
 /// Word parts: not `buttons-wrapper`'s `buttons` or `btnx`.
 pub(crate) static BUTTON_LINK: Table = Table::parts(&["btn", "button"]);
 
+/// Shopify Dawn's link from a product's form to the product's own page
+/// (`product__view-details`, "View full details"), meant for its quick-add
+/// modal and left in the page by Dawn and the themes built on it (Sense,
+/// Craft, Refresh, ...). Whole names, split on `_`: `view-details`.
+pub(crate) static VIEW_DETAILS: Table = Table::tokens(&["view-details"]);
+
 /// Review and customer-question widgets, furniture on a product page. Word
 /// parts: `qa` and `tax` are words only alone (`qa-section`, not `aqua`).
 pub(crate) static REVIEW: Table = Table::parts(&[
@@ -555,6 +561,7 @@ pub(crate) static ALL: &[(&str, &Table)] = &[
     ("AUTHOR_BOX", &AUTHOR_BOX),
     ("BADGE", &BADGE),
     ("BUTTON_LINK", &BUTTON_LINK),
+    ("VIEW_DETAILS", &VIEW_DETAILS),
     ("REVIEW", &REVIEW),
     ("BUY_BOX", &BUY_BOX),
     ("AD", &AD),

@@ -1613,3 +1613,38 @@ fn an_articles_author_block_goes() {
         assert!(!out.contains("chain of garden centres"), "{out}");
     }
 }
+
+// Issue #12, products: an application shell's product page (AliExpress's
+// item pages: `<div id="root">` empty until its scripts run) has no text
+// but its page footer, whose link columns came out as the product's
+// content. A product's page whose only text is its footer's links has no
+// content found.
+#[test]
+fn a_product_shell_with_only_its_footer_has_no_content() {
+    let (text, md) = both("product-shell-footer-only.html");
+    for out in [&text, &md] {
+        assert!(!out.contains("Help Centre"), "{out}");
+        assert!(!out.contains("other languages"), "{out}");
+        assert!(!out.contains("Cables and adapters"), "{out}");
+    }
+}
+
+// Issue #12, products: Shopify Dawn (and the themes built on it) leaves
+// its quick-add modal's link to the product's own page in the product's
+// form (`product__view-details`, "View full details"): on one product's
+// page it is no part of the product.
+#[test]
+fn a_shopify_dawn_view_details_link_goes() {
+    let (text, md) = both("shopify-dawn-view-details.html");
+    for out in [&text, &md] {
+        assert_contains(
+            out,
+            &[
+                "thirty-two litre daypack",
+                "sprung mesh",
+                "Stowed rain cover",
+            ],
+        );
+        assert!(!out.contains("View full details"), "{out}");
+    }
+}
