@@ -42,7 +42,7 @@ const FLOORS: &[(&str, &str, f64)] = &[
     ("kinds-holdout", "service", 0.93), // 0.9561, 4 pages
     ("kinds-validation", "collection", 0.88), // 0.8973, 5 pages (a row by first class word; sale price copy)
     ("kinds-validation", "documentation", 0.94), // 0.9618, 5 pages
-    ("kinds-validation", "forum", 0.88),      // 0.8972, 5 pages
+    ("kinds-validation", "forum", 0.88),      // 0.9052, 5 pages (Invision posts by their role)
     ("kinds-validation", "listing", 0.84),    // 0.8670, 5 pages
     ("kinds-validation", "product", 0.85),    // 0.8772, 5 pages (recommendation rows by heading)
     ("kinds-validation", "service", 0.81),    // 0.8383, 5 pages

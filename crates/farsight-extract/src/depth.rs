@@ -739,8 +739,10 @@ fn skip_attrs_noting(
 ///   render.rs);
 /// - `paywall`, `testid`: paywall markers (paywall.rs);
 /// - `url`, `permalink`: a post's own address on infinite-scroll pages
-///   (own_article.rs).
-pub(crate) const KEPT_DATA_ATTRIBUTES: [&str; 10] = [
+///   (own_article.rs);
+/// - `role`: Invision Community's post text (`data-role="commentContent"`,
+///   posts.rs).
+pub(crate) const KEPT_DATA_ATTRIBUTES: [&str; 11] = [
     "src",
     "lazy",
     "original",
@@ -751,6 +753,7 @@ pub(crate) const KEPT_DATA_ATTRIBUTES: [&str; 10] = [
     "testid",
     "url",
     "permalink",
+    "role",
 ];
 
 /// Whether an attribute (`name=value` text) is one nothing downstream reads

@@ -12,7 +12,9 @@
 //! microdata and its replies `Comment` items. Their class for a post's
 //! text ([`POST_TEXT`]: XenForo's `message-body`, Discourse's `cooked`)
 //! names the rest; vBulletin 3 and 4, which write no microdata, number
-//! each post's text with an id ([`VBULLETIN_TEXT_ID`]).
+//! each post's text with an id ([`VBULLETIN_TEXT_ID`]); Invision
+//! Community, which writes none either, names it by its role
+//! ([`INVISION_TEXT_ROLE`]).
 //!
 //! On a Q&A page (a `Question` item with `Answer` items) the `Comment`
 //! items are remarks under a question or an answer, which people marking
@@ -41,6 +43,12 @@ const QA_TYPES: [&str; 2] = ["Question", "Answer"];
 /// be a page that marks a single comment box, not its thread.
 const MIN_POSTS: usize = 2;
 
+/// Invision Community (4 and 5) names each post's text by its role
+/// (`<div data-role="commentContent" class="ipsRichText">`); the author's
+/// signature (`data-role="memberSignature"`), the topic's overview of
+/// followers, views and top posters lie outside it.
+const INVISION_TEXT_ROLE: &str = "commentContent";
+
 /// The id prefix of a post's text in vBulletin 3 and 4
 /// (`<div id="post_message_2017066">`), followed by the post's number.
 const VBULLETIN_TEXT_ID: &str = "post_message_";
@@ -58,7 +66,11 @@ pub(crate) fn texts(doc: &Document) -> Option<Vec<NodeId>> {
             continue;
         }
         let by_microdata = n.attr("itemprop").is_some_and(|p| has_word(&p, "text"));
-        if !by_microdata && !POST_TEXT.in_class(&Words::of_class(&n)) && !is_vbulletin_text(&n) {
+        if !by_microdata
+            && !POST_TEXT.in_class(&Words::of_class(&n))
+            && !is_vbulletin_text(&n)
+            && !is_invision_text(&n)
+        {
             continue;
         }
         // A text inside a post text already found (a quote of an earlier
@@ -110,6 +122,12 @@ fn is_vbulletin_text(n: &NodeRef<'_>) -> bool {
         id.strip_prefix(VBULLETIN_TEXT_ID)
             .is_some_and(|num| !num.is_empty() && num.bytes().all(|b| b.is_ascii_digit()))
     })
+}
+
+/// `data-role="commentContent"`.
+fn is_invision_text(n: &NodeRef<'_>) -> bool {
+    n.attr("data-role")
+        .is_some_and(|r| &*r == INVISION_TEXT_ROLE)
 }
 
 fn has_word(list: &str, word: &str) -> bool {

@@ -1495,3 +1495,33 @@ fn a_css_modules_card_badge_goes() {
         assert!(!out.contains("Just Lowered"), "{out}");
     }
 }
+
+// Issue #12, forums: Invision Community (4 and 5) writes no microdata on
+// its posts but names each post's text by its role
+// (`data-role="commentContent"`): those are the thread, without the
+// topic's overview (followers, views, top posters, popular days), the
+// authors' signatures (`data-role="memberSignature"`) or "Go to topic
+// listing".
+#[test]
+fn invision_posts_are_read_by_their_role() {
+    let (text, md) = both("thread-invision.html");
+    for out in [text, md] {
+        assert_contains(
+            &out,
+            &[
+                "Should I move it into a bigger pot now",
+                "a dormant fig shrugs off root pruning",
+                "the buds are swelling",
+            ],
+        );
+        for gone in [
+            "Top Posters In This Topic",
+            "Popular Days",
+            "Views 1.3k",
+            "endless war with squirrels",
+            "Go to topic listing",
+        ] {
+            assert!(!out.contains(gone), "{gone:?} kept in:\n{out}");
+        }
+    }
+}
