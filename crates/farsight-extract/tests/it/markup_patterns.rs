@@ -1525,3 +1525,52 @@ fn invision_posts_are_read_by_their_role() {
         }
     }
 }
+
+// Issue #12, forums: phpBB (prosilver and the styles built on it) ends a
+// topic with its jump box (`id="jumpbox"`: "Jump to" and a drop-down of
+// every forum of the board) and its "Return to" link (`jumpbox-return`):
+// navigation, not the thread.
+#[test]
+fn the_phpbb_jump_box_goes() {
+    let (text, md) = both("thread-phpbb-jumpbox.html");
+    for out in [text, md] {
+        assert_contains(
+            &out,
+            &[
+                "trips the breaker around two in the morning",
+                "a damp connection leaks to earth",
+                "without a single trip",
+            ],
+        );
+        for gone in [
+            "Jump to",
+            "Return to",
+            "Recipes, preserving, pickling",
+            "The tea hut",
+        ] {
+            assert!(!out.contains(gone), "{gone:?} kept in:\n{out}");
+        }
+    }
+}
+
+// Issue #12, listings: a description list whose terms and descriptions
+// alternate (`<dt>` an entry's number and links, `<dd>` its title,
+// authors and subjects: arXiv's listings, a glossary) is a row of
+// entries: the terms between its descriptions separate them as an
+// index's headings do, and each description's run of author links is
+// part of its entry, not a "Don't miss" run.
+#[test]
+fn a_description_lists_entries_keep_their_runs_of_links() {
+    let (text, md) = both("description-list-entries.html");
+    for out in [text, md] {
+        assert_contains(
+            &out,
+            &[
+                "Limpet Grazing Halos on Wave-Swept Granite Shores",
+                "Tobias Penhale",
+                "Callum Abernethy",
+                "Tolu Oyelaran",
+            ],
+        );
+    }
+}
