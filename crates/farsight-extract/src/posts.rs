@@ -16,6 +16,9 @@
 //! Community, which writes none either, names it by its role
 //! ([`INVISION_TEXT_ROLE`]).
 //!
+//! Who wrote each post and when, which people marking threads keep, go
+//! before its text (see [`attribution`]).
+//!
 //! On a Q&A page (a `Question` item with `Answer` items) the `Comment`
 //! items are remarks under a question or an answer, which people marking
 //! such pages leave out, as they leave out the votes; on any other thread
@@ -24,7 +27,7 @@
 use dom_query::{Document, NodeId, NodeRef};
 
 use crate::words::Words;
-use crate::words::tables::POST_TEXT;
+use crate::words::tables::{POST, POST_AUTHOR, POST_TEXT};
 
 /// The schema.org types of an item that is a post of a thread.
 const POSTING_TYPES: [&str; 5] = [
@@ -93,12 +96,22 @@ pub(crate) fn texts(doc: &Document) -> Option<Vec<NodeId>> {
         }
     }
     let qa = found.iter().any(|(_, k)| QA_TYPES.contains(k));
-    let posts: Vec<NodeId> = found
+    let posts: Vec<NodeRef<'_>> = found
         .into_iter()
         .filter(|(_, k)| !(qa && *k == "Comment"))
-        .map(|(n, _)| n.id)
+        .map(|(n, _)| n)
         .collect();
-    (posts.len() >= MIN_POSTS).then_some(posts)
+    if posts.len() < MIN_POSTS {
+        return None;
+    }
+    // Each post's author and date, then its text, in page order.
+    Some(
+        posts
+            .iter()
+            .flat_map(|p| attribution(p).into_iter().chain(std::iter::once(*p)))
+            .map(|n| n.id)
+            .collect(),
+    )
 }
 
 /// The posting type of the item whose text `n` is: the nearest element
@@ -113,6 +126,93 @@ fn item_type(n: &NodeRef<'_>) -> Option<&'static str> {
     types.split_ascii_whitespace().find_map(|t| {
         let name = t.rsplit('/').next().unwrap_or(t);
         POSTING_TYPES.iter().copied().find(|p| *p == name)
+    })
+}
+
+/// How far above a post's text its post may start: XenForo's
+/// `article.message` is five levels above `div.bbWrapper`.
+const POST_DEPTH: usize = 8;
+
+/// The longest text of a post's author name or date line.
+const ATTRIBUTION_MAX: usize = 60;
+
+/// The author's name and the date of the post whose text is `text`: who
+/// wrote and when, which people marking threads keep above each post
+/// (the author card's rank, join date and post count they leave out).
+/// The post is the nearest `<article>`, schema.org item or element whose
+/// class names a post ([`POST`]) at most [`POST_DEPTH`] levels up; its
+/// name is the first element outside the text whose class names an
+/// author ([`POST_AUTHOR`]: XenForo's `username`, phpBB's `username`) or
+/// that is marked `itemprop="author"`, holding no block (a whole author
+/// column is not a name), its date the first `<time>` outside the text;
+/// each at most [`ATTRIBUTION_MAX`] characters.
+fn attribution<'a>(text: &NodeRef<'a>) -> Vec<NodeRef<'a>> {
+    let Some(post) = text.ancestors_it(Some(POST_DEPTH)).find(|a| {
+        a.is_element()
+            && (crate::tag::of(a).as_deref() == Some("article")
+                || a.has_attr("itemscope")
+                || POST.in_class(&Words::of_class(a)))
+    }) else {
+        return Vec::new();
+    };
+    let short = |e: &NodeRef<'_>| {
+        let t = e.text();
+        let t = t.trim();
+        !t.is_empty() && t.chars().count() <= ATTRIBUTION_MAX
+    };
+    let mut name: Option<NodeRef<'a>> = None;
+    let mut date: Option<NodeRef<'a>> = None;
+    for d in post.descendants_it() {
+        if d.id == text.id {
+            break;
+        }
+        if !d.is_element() {
+            continue;
+        }
+        if name.is_none()
+            && (POST_AUTHOR.in_class(&Words::of_class(&d))
+                || d.attr("itemprop").is_some_and(|p| has_word(&p, "author")))
+            && short(&d)
+            && !holds_blocks(&d)
+        {
+            name = Some(d);
+        } else if date.is_none()
+            && crate::tag::of(&d).as_deref() == Some("time")
+            && short(&d)
+            && !name.is_some_and(|n| d.ancestors_it(Some(POST_DEPTH)).any(|a| a.id == n.id))
+        {
+            date = Some(d);
+        }
+        if name.is_some() && date.is_some() {
+            break;
+        }
+    }
+    name.into_iter().chain(date).collect()
+}
+
+/// Whether `n` holds a block: an author column (Invision's
+/// `ipsEntry__author-column`, the name, group and post count as
+/// paragraphs), not the name.
+fn holds_blocks(n: &NodeRef<'_>) -> bool {
+    n.descendants_it().any(|d| {
+        matches!(
+            crate::tag::of(&d).as_deref(),
+            Some(
+                "p" | "div"
+                    | "ul"
+                    | "ol"
+                    | "li"
+                    | "dl"
+                    | "section"
+                    | "aside"
+                    | "h1"
+                    | "h2"
+                    | "h3"
+                    | "h4"
+                    | "h5"
+                    | "h6"
+            )
+        )
     })
 }
 

@@ -1574,3 +1574,31 @@ fn a_description_lists_entries_keep_their_runs_of_links() {
         );
     }
 }
+
+// Issue #12, forums: a thread read by its posts' texts lost who wrote
+// each post and when, which people marking threads keep above each post.
+// The post (an `<article>`, a schema.org item or a class that names a
+// post) gives both before its text: the first element whose class names
+// an author (XenForo's `username`) and the first `<time>`; the author
+// card's title, join date and message count still go.
+#[test]
+fn a_posts_author_and_date_stay_with_its_text() {
+    let (text, md) = both("thread-post-attribution.html");
+    for out in [text, md] {
+        assert_contains(
+            &out,
+            &[
+                "fernhollow",
+                "Mar 3, 2024",
+                "saltandember",
+                "Mar 9, 2024",
+                "Is the seasoning failing",
+                "A thin coat polymerises",
+                "eggs slide about",
+            ],
+        );
+        for gone in ["Well-known member", "Joined", "Messages", "Report"] {
+            assert!(!out.contains(gone), "{gone:?} kept in:\n{out}");
+        }
+    }
+}
