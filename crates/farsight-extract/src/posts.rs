@@ -139,20 +139,26 @@ const ATTRIBUTION_MAX: usize = 60;
 /// The author's name and the date of the post whose text is `text`: who
 /// wrote and when, which people marking threads keep above each post
 /// (the author card's rank, join date and post count they leave out).
-/// The post is the nearest `<article>`, schema.org item or element whose
-/// class names a post ([`POST`]) at most [`POST_DEPTH`] levels up; its
+/// The post is the nearest schema.org item or element whose class names
+/// a post ([`POST`]) at most [`POST_DEPTH`] levels up, else the nearest
+/// `<article>`; its
 /// name is the first element outside the text whose class names an
 /// author ([`POST_AUTHOR`]: XenForo's `username`, phpBB's `username`) or
 /// that is marked `itemprop="author"`, holding no block (a whole author
 /// column is not a name), its date the first `<time>` outside the text;
 /// each at most [`ATTRIBUTION_MAX`] characters.
 fn attribution<'a>(text: &NodeRef<'a>) -> Vec<NodeRef<'a>> {
-    let Some(post) = text.ancestors_it(Some(POST_DEPTH)).find(|a| {
-        a.is_element()
-            && (crate::tag::of(a).as_deref() == Some("article")
-                || a.has_attr("itemscope")
-                || POST.in_class(&Words::of_class(a)))
-    }) else {
+    // A post's item or class first: XenForo 1 wraps the text alone in an
+    // `<article>` inside its `li.message`.
+    let named = |a: &NodeRef<'_>| {
+        a.is_element() && (a.has_attr("itemscope") || POST.in_class(&Words::of_class(a)))
+    };
+    let article = |a: &NodeRef<'_>| crate::tag::of(a).as_deref() == Some("article");
+    let Some(post) = text
+        .ancestors_it(Some(POST_DEPTH))
+        .find(named)
+        .or_else(|| text.ancestors_it(Some(POST_DEPTH)).find(article))
+    else {
         return Vec::new();
     };
     let short = |e: &NodeRef<'_>| {

@@ -1602,3 +1602,15 @@ fn a_posts_author_and_date_stay_with_its_text() {
         }
     }
 }
+
+// Issue #12, forums: XenForo 1 wraps a post's text alone in an
+// `<article>` inside its `li.message`, which holds the author's name: the
+// post is the element whose class names a post before the nearest
+// `<article>`.
+#[test]
+fn a_xenforo_1_posts_author_stays_with_its_text() {
+    let (text, md) = both("thread-xenforo1.html");
+    for out in [text, md] {
+        assert_contains(&out, &["turnip", "marrow", "Never garden soil"]);
+    }
+}
