@@ -741,8 +741,10 @@ fn skip_attrs_noting(
 /// - `url`, `permalink`: a post's own address on infinite-scroll pages
 ///   (own_article.rs);
 /// - `nosnippet`: Google's mark for text a search snippet must not quote
-///   (an article's author bio, related-story cards: region.rs).
-pub(crate) const KEPT_DATA_ATTRIBUTES: [&str; 11] = [
+///   (an article's author bio, related-story cards: region.rs);
+/// - `role`: Invision Community's post text (`data-role="commentContent"`,
+///   posts.rs).
+pub(crate) const KEPT_DATA_ATTRIBUTES: [&str; 12] = [
     "src",
     "lazy",
     "original",
@@ -754,6 +756,7 @@ pub(crate) const KEPT_DATA_ATTRIBUTES: [&str; 11] = [
     "url",
     "permalink",
     "nosnippet",
+    "role",
 ];
 
 /// Whether an attribute (`name=value` text) is one nothing downstream reads

@@ -447,7 +447,10 @@ const BETWEEN_ENTRIES: usize = 3;
 /// A heading (`h1`-`h6`), a wrapper that starts with one (MediaWiki's
 /// `div.mw-heading` around an `h2` and its edit link), or the `<style>` (or
 /// its deduplicated `<link>`) a template writes before its block: what
-/// separates an index's sections.
+/// separates an index's sections. A description list's term (`<dt>`)
+/// separates its descriptions as well: arXiv's listings write each paper's
+/// number and links as a `<dt>` and its title, author links and subjects
+/// as the `<dd>` after it, entries of one row.
 fn separates_entries(n: &NodeRef<'_>) -> bool {
     let heading = |e: &NodeRef<'_>| {
         matches!(
@@ -456,7 +459,7 @@ fn separates_entries(n: &NodeRef<'_>) -> bool {
         )
     };
     heading(n)
-        || matches!(crate::tag::of(n).as_deref(), Some("style" | "link"))
+        || matches!(crate::tag::of(n).as_deref(), Some("style" | "link" | "dt"))
         || n.first_element_child().is_some_and(|c| heading(&c))
 }
 

@@ -12,7 +12,12 @@
 //! microdata and its replies `Comment` items. Their class for a post's
 //! text ([`POST_TEXT`]: XenForo's `message-body`, Discourse's `cooked`)
 //! names the rest; vBulletin 3 and 4, which write no microdata, number
-//! each post's text with an id ([`VBULLETIN_TEXT_ID`]).
+//! each post's text with an id ([`VBULLETIN_TEXT_ID`]); Invision
+//! Community, which writes none either, names it by its role
+//! ([`INVISION_TEXT_ROLE`]).
+//!
+//! Who wrote each post and when, which people marking threads keep, go
+//! before its text (see [`attribution`]).
 //!
 //! On a Q&A page (a `Question` item with `Answer` items) the `Comment`
 //! items are remarks under a question or an answer, which people marking
@@ -22,7 +27,7 @@
 use dom_query::{Document, NodeId, NodeRef};
 
 use crate::words::Words;
-use crate::words::tables::POST_TEXT;
+use crate::words::tables::{POST, POST_AUTHOR, POST_TEXT};
 
 /// The schema.org types of an item that is a post of a thread.
 const POSTING_TYPES: [&str; 5] = [
@@ -41,6 +46,12 @@ const QA_TYPES: [&str; 2] = ["Question", "Answer"];
 /// be a page that marks a single comment box, not its thread.
 const MIN_POSTS: usize = 2;
 
+/// Invision Community (4 and 5) names each post's text by its role
+/// (`<div data-role="commentContent" class="ipsRichText">`); the author's
+/// signature (`data-role="memberSignature"`), the topic's overview of
+/// followers, views and top posters lie outside it.
+const INVISION_TEXT_ROLE: &str = "commentContent";
+
 /// The id prefix of a post's text in vBulletin 3 and 4
 /// (`<div id="post_message_2017066">`), followed by the post's number.
 const VBULLETIN_TEXT_ID: &str = "post_message_";
@@ -58,7 +69,11 @@ pub(crate) fn texts(doc: &Document) -> Option<Vec<NodeId>> {
             continue;
         }
         let by_microdata = n.attr("itemprop").is_some_and(|p| has_word(&p, "text"));
-        if !by_microdata && !POST_TEXT.in_class(&Words::of_class(&n)) && !is_vbulletin_text(&n) {
+        if !by_microdata
+            && !POST_TEXT.in_class(&Words::of_class(&n))
+            && !is_vbulletin_text(&n)
+            && !is_invision_text(&n)
+        {
             continue;
         }
         // A text inside a post text already found (a quote of an earlier
@@ -81,12 +96,22 @@ pub(crate) fn texts(doc: &Document) -> Option<Vec<NodeId>> {
         }
     }
     let qa = found.iter().any(|(_, k)| QA_TYPES.contains(k));
-    let posts: Vec<NodeId> = found
+    let posts: Vec<NodeRef<'_>> = found
         .into_iter()
         .filter(|(_, k)| !(qa && *k == "Comment"))
-        .map(|(n, _)| n.id)
+        .map(|(n, _)| n)
         .collect();
-    (posts.len() >= MIN_POSTS).then_some(posts)
+    if posts.len() < MIN_POSTS {
+        return None;
+    }
+    // Each post's author and date, then its text, in page order.
+    Some(
+        posts
+            .iter()
+            .flat_map(|p| attribution(p).into_iter().chain(std::iter::once(*p)))
+            .map(|n| n.id)
+            .collect(),
+    )
 }
 
 /// The posting type of the item whose text `n` is: the nearest element
@@ -104,12 +129,111 @@ fn item_type(n: &NodeRef<'_>) -> Option<&'static str> {
     })
 }
 
+/// How far above a post's text its post may start: XenForo's
+/// `article.message` is five levels above `div.bbWrapper`.
+const POST_DEPTH: usize = 8;
+
+/// The longest text of a post's author name or date line.
+const ATTRIBUTION_MAX: usize = 60;
+
+/// The author's name and the date of the post whose text is `text`: who
+/// wrote and when, which people marking threads keep above each post
+/// (the author card's rank, join date and post count they leave out).
+/// The post is the nearest schema.org item or element whose class names
+/// a post ([`POST`]) at most [`POST_DEPTH`] levels up, else the nearest
+/// `<article>`; its
+/// name is the first element outside the text whose class names an
+/// author ([`POST_AUTHOR`]: XenForo's `username`, phpBB's `username`) or
+/// that is marked `itemprop="author"`, holding no block (a whole author
+/// column is not a name), its date the first `<time>` outside the text;
+/// each at most [`ATTRIBUTION_MAX`] characters.
+fn attribution<'a>(text: &NodeRef<'a>) -> Vec<NodeRef<'a>> {
+    // A post's item or class first: XenForo 1 wraps the text alone in an
+    // `<article>` inside its `li.message`.
+    let named = |a: &NodeRef<'_>| {
+        a.is_element() && (a.has_attr("itemscope") || POST.in_class(&Words::of_class(a)))
+    };
+    let article = |a: &NodeRef<'_>| crate::tag::of(a).as_deref() == Some("article");
+    let Some(post) = text
+        .ancestors_it(Some(POST_DEPTH))
+        .find(named)
+        .or_else(|| text.ancestors_it(Some(POST_DEPTH)).find(article))
+    else {
+        return Vec::new();
+    };
+    let short = |e: &NodeRef<'_>| {
+        let t = e.text();
+        let t = t.trim();
+        !t.is_empty() && t.chars().count() <= ATTRIBUTION_MAX
+    };
+    let mut name: Option<NodeRef<'a>> = None;
+    let mut date: Option<NodeRef<'a>> = None;
+    for d in post.descendants_it() {
+        if d.id == text.id {
+            break;
+        }
+        if !d.is_element() {
+            continue;
+        }
+        if name.is_none()
+            && (POST_AUTHOR.in_class(&Words::of_class(&d))
+                || d.attr("itemprop").is_some_and(|p| has_word(&p, "author")))
+            && short(&d)
+            && !holds_blocks(&d)
+        {
+            name = Some(d);
+        } else if date.is_none()
+            && crate::tag::of(&d).as_deref() == Some("time")
+            && short(&d)
+            && !name.is_some_and(|n| d.ancestors_it(Some(POST_DEPTH)).any(|a| a.id == n.id))
+        {
+            date = Some(d);
+        }
+        if name.is_some() && date.is_some() {
+            break;
+        }
+    }
+    name.into_iter().chain(date).collect()
+}
+
+/// Whether `n` holds a block: an author column (Invision's
+/// `ipsEntry__author-column`, the name, group and post count as
+/// paragraphs), not the name.
+fn holds_blocks(n: &NodeRef<'_>) -> bool {
+    n.descendants_it().any(|d| {
+        matches!(
+            crate::tag::of(&d).as_deref(),
+            Some(
+                "p" | "div"
+                    | "ul"
+                    | "ol"
+                    | "li"
+                    | "dl"
+                    | "section"
+                    | "aside"
+                    | "h1"
+                    | "h2"
+                    | "h3"
+                    | "h4"
+                    | "h5"
+                    | "h6"
+            )
+        )
+    })
+}
+
 /// `id="post_message_"` and the post's number.
 fn is_vbulletin_text(n: &NodeRef<'_>) -> bool {
     n.attr("id").is_some_and(|id| {
         id.strip_prefix(VBULLETIN_TEXT_ID)
             .is_some_and(|num| !num.is_empty() && num.bytes().all(|b| b.is_ascii_digit()))
     })
+}
+
+/// `data-role="commentContent"`.
+fn is_invision_text(n: &NodeRef<'_>) -> bool {
+    n.attr("data-role")
+        .is_some_and(|r| &*r == INVISION_TEXT_ROLE)
 }
 
 fn has_word(list: &str, word: &str) -> bool {

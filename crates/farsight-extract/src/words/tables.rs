@@ -35,6 +35,10 @@ pub(crate) static NOISE: Table = Table::parts(&[
     "subscribe",
     "skip-link",
     "comments",
+    // phpBB's jump box after a topic (`id="jumpbox"`: "Jump to" and a
+    // drop-down of every forum of the board) and its "Return to" link
+    // (`jumpbox-return`).
+    "jumpbox",
 ]);
 
 /// The types of Adobe Experience Manager's components that marketing pages

@@ -1648,3 +1648,122 @@ fn a_shopify_dawn_view_details_link_goes() {
         assert!(!out.contains("View full details"), "{out}");
     }
 }
+
+// Issue #12, forums: Invision Community (4 and 5) writes no microdata on
+// its posts but names each post's text by its role
+// (`data-role="commentContent"`): those are the thread, without the
+// topic's overview (followers, views, top posters, popular days), the
+// authors' signatures (`data-role="memberSignature"`) or "Go to topic
+// listing".
+#[test]
+fn invision_posts_are_read_by_their_role() {
+    let (text, md) = both("thread-invision.html");
+    for out in [text, md] {
+        assert_contains(
+            &out,
+            &[
+                "Should I move it into a bigger pot now",
+                "a dormant fig shrugs off root pruning",
+                "the buds are swelling",
+            ],
+        );
+        for gone in [
+            "Top Posters In This Topic",
+            "Popular Days",
+            "Views 1.3k",
+            "endless war with squirrels",
+            "Go to topic listing",
+        ] {
+            assert!(!out.contains(gone), "{gone:?} kept in:\n{out}");
+        }
+    }
+}
+
+// Issue #12, forums: phpBB (prosilver and the styles built on it) ends a
+// topic with its jump box (`id="jumpbox"`: "Jump to" and a drop-down of
+// every forum of the board) and its "Return to" link (`jumpbox-return`):
+// navigation, not the thread.
+#[test]
+fn the_phpbb_jump_box_goes() {
+    let (text, md) = both("thread-phpbb-jumpbox.html");
+    for out in [text, md] {
+        assert_contains(
+            &out,
+            &[
+                "trips the breaker around two in the morning",
+                "a damp connection leaks to earth",
+                "without a single trip",
+            ],
+        );
+        for gone in [
+            "Jump to",
+            "Return to",
+            "Recipes, preserving, pickling",
+            "The tea hut",
+        ] {
+            assert!(!out.contains(gone), "{gone:?} kept in:\n{out}");
+        }
+    }
+}
+
+// Issue #12, listings: a description list whose terms and descriptions
+// alternate (`<dt>` an entry's number and links, `<dd>` its title,
+// authors and subjects: arXiv's listings, a glossary) is a row of
+// entries: the terms between its descriptions separate them as an
+// index's headings do, and each description's run of author links is
+// part of its entry, not a "Don't miss" run.
+#[test]
+fn a_description_lists_entries_keep_their_runs_of_links() {
+    let (text, md) = both("description-list-entries.html");
+    for out in [text, md] {
+        assert_contains(
+            &out,
+            &[
+                "Limpet Grazing Halos on Wave-Swept Granite Shores",
+                "Tobias Penhale",
+                "Callum Abernethy",
+                "Tolu Oyelaran",
+            ],
+        );
+    }
+}
+
+// Issue #12, forums: a thread read by its posts' texts lost who wrote
+// each post and when, which people marking threads keep above each post.
+// The post (an `<article>`, a schema.org item or a class that names a
+// post) gives both before its text: the first element whose class names
+// an author (XenForo's `username`) and the first `<time>`; the author
+// card's title, join date and message count still go.
+#[test]
+fn a_posts_author_and_date_stay_with_its_text() {
+    let (text, md) = both("thread-post-attribution.html");
+    for out in [text, md] {
+        assert_contains(
+            &out,
+            &[
+                "fernhollow",
+                "Mar 3, 2024",
+                "saltandember",
+                "Mar 9, 2024",
+                "Is the seasoning failing",
+                "A thin coat polymerises",
+                "eggs slide about",
+            ],
+        );
+        for gone in ["Well-known member", "Joined", "Messages", "Report"] {
+            assert!(!out.contains(gone), "{gone:?} kept in:\n{out}");
+        }
+    }
+}
+
+// Issue #12, forums: XenForo 1 wraps a post's text alone in an
+// `<article>` inside its `li.message`, which holds the author's name: the
+// post is the element whose class names a post before the nearest
+// `<article>`.
+#[test]
+fn a_xenforo_1_posts_author_stays_with_its_text() {
+    let (text, md) = both("thread-xenforo1.html");
+    for out in [text, md] {
+        assert_contains(&out, &["turnip", "marrow", "Never garden soil"]);
+    }
+}
