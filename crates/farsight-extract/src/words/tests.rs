@@ -376,6 +376,30 @@ fn aem_content_components_are_not_furniture() {
     assert!(NOISE.matches(&words_of("cmp-navigation__nav aem-GridColumn", "")));
 }
 
+/// A tab widget's list of tabs (`w-tab-menu`, `faq_tabs-menu-link`) is
+/// not the site's menu; a menu beside a tab widget's class, or a tab list
+/// named as navigation, still is.
+#[test]
+fn tab_widget_menus_are_not_furniture() {
+    for class in [
+        "ent-tabs-menu w-tab-menu",
+        "faq_tabs-menu",
+        "faq_tabs-menu-link",
+        "stack-tabs_menu-item is-active",
+    ] {
+        assert!(!NOISE.matches(&words_of(class, "")), "{class}");
+    }
+    for class in [
+        "menu",
+        "nav-menu w-nav-menu",
+        "mega-nav-tabs-menu w-tab-menu",
+        "tabs menu",
+        "tab-content footer-menu",
+    ] {
+        assert!(NOISE.matches(&words_of(class, "")), "{class}");
+    }
+}
+
 /// CSS Modules local names read at their camelCase words for a badge.
 #[test]
 fn css_module_badges() {

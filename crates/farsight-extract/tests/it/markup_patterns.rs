@@ -1548,3 +1548,28 @@ fn a_small_screen_copy_of_a_paragraph_goes() {
         assert_eq!(out.matches("keeps more room inside").count(), 1, "{out}");
     }
 }
+
+// Issue #12, service pages: Webflow's tabs component calls its list of
+// tabs a menu (`w-tab-menu`), and sites name their own tab and FAQ widgets
+// after it (`faq_tabs-menu`, `faq_tabs-menu-link`), the answers inside the
+// list's items. Read as the site's menu, the whole FAQ went. `menu` after
+// `tab` or `tabs` in a class name is a tab list; the site's menu and the
+// footer's links still go.
+#[test]
+fn a_tab_widget_menu_is_content() {
+    let (text, md) = both("tab-widget-menu.html");
+    for out in [&text, &md] {
+        assert_contains(
+            out,
+            &[
+                "Find a leak before it finds your ceiling",
+                "How long does a sensor battery last?",
+                "about three years on one coin cell",
+                "Does the hub need a wired connection?",
+                "keeps a day of readings",
+            ],
+        );
+        assert!(!out.contains("Offices"), "{out}");
+        assert!(!out.contains("Privacy"), "{out}");
+    }
+}
