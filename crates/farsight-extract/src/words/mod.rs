@@ -213,11 +213,26 @@ fn without_tab_menus(class: String) -> String {
 /// content component ([`AEM_CONTENT_COMPONENTS`]): its type, a hyphen and
 /// ten hexadecimal digits of a hash (`teaser-5b0e8c2a41`), on a page that
 /// may style it with class names that say nothing.
+///
+/// Components built on them name their version too, and hash the path in
+/// fewer digits (a Java hash code in hexadecimal): `promo-v3-1f484733`,
+/// `teaser-v2-4139659`, on cards that a grid of services is made of.
 fn is_aem_content_id(id: &str) -> bool {
-    id.rsplit_once('-').is_some_and(|(kind, hash)| {
-        hash.len() == 10
-            && hash.bytes().all(|b| b.is_ascii_hexdigit())
-            && AEM_CONTENT_COMPONENTS.contains(&kind)
+    let is_hex = |s: &str| s.bytes().all(|b| b.is_ascii_hexdigit());
+    let Some((kind, hash)) = id.rsplit_once('-') else {
+        return false;
+    };
+    if hash.len() == 10 && is_hex(hash) && AEM_CONTENT_COMPONENTS.contains(&kind) {
+        return true;
+    }
+    // The versioned form: type, `v` and a number, the hash.
+    kind.rsplit_once('-').is_some_and(|(kind, version)| {
+        AEM_CONTENT_COMPONENTS.contains(&kind)
+            && version.len() > 1
+            && version.starts_with('v')
+            && version[1..].bytes().all(|b| b.is_ascii_digit())
+            && (1..=10).contains(&hash.len())
+            && is_hex(hash)
     })
 }
 

@@ -357,6 +357,8 @@ fn aem_content_components_are_not_furniture() {
         ("cmp-promo-container cmp-content-width", ""),
         ("sc-91c285dd-10", "teaser-8bd8b65ebf"),
         ("cmp-teaser", ""),
+        ("cmp-promo-tracking", "promo-v3-1f484733"),
+        ("", "teaser-v2-4139659"),
     ] {
         let w = words_of(class, id);
         assert!(!NOISE.matches(&w), "{class} {id}");
@@ -368,6 +370,9 @@ fn aem_content_components_are_not_furniture() {
         ("promo-strip cmp-text", ""),
         ("", "teaser-list"),
         ("", "teaser-8bd8b65e"),
+        ("", "promo-v3"),
+        ("", "promo-v3-summer-sale"),
+        ("", "promo-vip-1f484733"),
     ] {
         let w = words_of(class, id);
         assert!(NOISE.matches(&w) || TEASER.matches(&w), "{class} {id}");

@@ -1573,3 +1573,27 @@ fn a_tab_widget_menu_is_content() {
         assert!(!out.contains("Privacy"), "{out}");
     }
 }
+
+// Issue #12, service pages: components built on Adobe Experience
+// Manager's Core Components generate ids from their type, its version and
+// a hash of their path (`promo-v3-2c9e41d7`), shorter than the Core
+// Components' own (`teaser-5b0e8c2a41`). Read as words, the id made each
+// card of a grid of services a promotion, and the grid went.
+#[test]
+fn aem_versioned_promo_ids_are_content() {
+    let (text, md) = both("aem-versioned-promo-ids.html");
+    for out in [&text, &md] {
+        assert_contains(
+            out,
+            &[
+                "Our services",
+                "Treasury planning",
+                "a quiet month never turns into a missed payroll",
+                "Audit readiness",
+                "People operations",
+                "knows each of your staff by name",
+            ],
+        );
+        assert!(!out.contains("Careers"), "{out}");
+    }
+}
