@@ -38,7 +38,7 @@ use html5ever::{LocalName, local_name};
 use crate::fasthash::{FastMap, FxHasher};
 
 use index::Index;
-use tables::AEM_CONTENT_COMPONENTS;
+use tables::{AEM_CONTENT_COMPONENTS, TAB_WIDGET};
 
 mod index;
 pub(crate) mod tables;
@@ -96,7 +96,7 @@ impl Words {
     fn read(class: &str, id: &str) -> Self {
         let id = id.to_ascii_lowercase();
         Self {
-            class: without_aem_component_names(without_arbitrary_values(class)),
+            class: without_tab_menus(without_aem_component_names(without_arbitrary_values(class))),
             id: if is_aem_content_id(&id) {
                 String::new()
             } else {
@@ -173,15 +173,66 @@ fn without_aem_component_names(class: String) -> String {
     out
 }
 
+/// `class` (lower case) without the word `menu` where it follows `tab` or
+/// `tabs` ([`TAB_WIDGET`]): Webflow's tabs component (`w-tab-menu`) and the
+/// names sites give theirs (`faq_tabs-menu`, `stack-tabs_menu-item`) call
+/// the list of a tab widget's tabs a menu. It is part of the content (an
+/// FAQ whose answers sit in the tab list's items, a feature tour), not the
+/// site's menu that [`tables::NOISE`] reads the word as. A tab list that is
+/// a site menu says so with its other words (`mega-nav-tabs-menu`).
+fn without_tab_menus(class: String) -> String {
+    if !class.contains("menu") {
+        return class;
+    }
+    let mut out = String::with_capacity(class.len());
+    let mut previous = "";
+    let mut rest = class.as_str();
+    while let Some(at) = rest.find(|c: char| c.is_ascii_alphanumeric()) {
+        let between = &rest[..at];
+        if between.contains(|c: char| c.is_ascii_whitespace()) {
+            // Another class name: `tabs menu` is two components.
+            previous = "";
+        }
+        out.push_str(between);
+        rest = &rest[at..];
+        let end = rest
+            .find(|c: char| !c.is_ascii_alphanumeric())
+            .unwrap_or(rest.len());
+        let part = &rest[..end];
+        if !(part == "menu" && TAB_WIDGET.contains(&previous)) {
+            out.push_str(part);
+        }
+        previous = part;
+        rest = &rest[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
 /// Whether `id` (lower case) is one AEM's Core Components generate for a
 /// content component ([`AEM_CONTENT_COMPONENTS`]): its type, a hyphen and
 /// ten hexadecimal digits of a hash (`teaser-5b0e8c2a41`), on a page that
 /// may style it with class names that say nothing.
+///
+/// Components built on them name their version too, and hash the path in
+/// fewer digits (a Java hash code in hexadecimal): `promo-v3-1f484733`,
+/// `teaser-v2-4139659`, on cards that a grid of services is made of.
 fn is_aem_content_id(id: &str) -> bool {
-    id.rsplit_once('-').is_some_and(|(kind, hash)| {
-        hash.len() == 10
-            && hash.bytes().all(|b| b.is_ascii_hexdigit())
-            && AEM_CONTENT_COMPONENTS.contains(&kind)
+    let is_hex = |s: &str| s.bytes().all(|b| b.is_ascii_hexdigit());
+    let Some((kind, hash)) = id.rsplit_once('-') else {
+        return false;
+    };
+    if hash.len() == 10 && is_hex(hash) && AEM_CONTENT_COMPONENTS.contains(&kind) {
+        return true;
+    }
+    // The versioned form: type, `v` and a number, the hash.
+    kind.rsplit_once('-').is_some_and(|(kind, version)| {
+        AEM_CONTENT_COMPONENTS.contains(&kind)
+            && version.len() > 1
+            && version.starts_with('v')
+            && version[1..].bytes().all(|b| b.is_ascii_digit())
+            && (1..=10).contains(&hash.len())
+            && is_hex(hash)
     })
 }
 

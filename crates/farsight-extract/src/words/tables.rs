@@ -49,6 +49,11 @@ pub(crate) static NOISE: Table = Table::parts(&[
 /// before any table reads it (see `without_aem_component_names`).
 pub(crate) const AEM_CONTENT_COMPONENTS: &[&str] = &["teaser", "promo", "banner"];
 
+/// The word parts before `menu` in a class name that make it a tab
+/// widget's list of tabs, not a site menu (`w-tab-menu`, `faq_tabs-menu`):
+/// the word is left out before any table reads it (see `without_tab_menus`).
+pub(crate) const TAB_WIDGET: &[&str] = &["tab", "tabs"];
+
 /// Framer's class on one breakpoint's copy of a component (`clean.rs`):
 /// a whole class name. Not a table: it is read with the breakpoint's
 /// `hidden-<id>` class beside it, whose id only the page's stylesheet

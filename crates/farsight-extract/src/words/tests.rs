@@ -357,6 +357,8 @@ fn aem_content_components_are_not_furniture() {
         ("cmp-promo-container cmp-content-width", ""),
         ("sc-91c285dd-10", "teaser-8bd8b65ebf"),
         ("cmp-teaser", ""),
+        ("cmp-promo-tracking", "promo-v3-1f484733"),
+        ("", "teaser-v2-4139659"),
     ] {
         let w = words_of(class, id);
         assert!(!NOISE.matches(&w), "{class} {id}");
@@ -368,12 +370,39 @@ fn aem_content_components_are_not_furniture() {
         ("promo-strip cmp-text", ""),
         ("", "teaser-list"),
         ("", "teaser-8bd8b65e"),
+        ("", "promo-v3"),
+        ("", "promo-v3-summer-sale"),
+        ("", "promo-vip-1f484733"),
     ] {
         let w = words_of(class, id);
         assert!(NOISE.matches(&w) || TEASER.matches(&w), "{class} {id}");
     }
     // The navigation stays furniture on an AEM page.
     assert!(NOISE.matches(&words_of("cmp-navigation__nav aem-GridColumn", "")));
+}
+
+/// A tab widget's list of tabs (`w-tab-menu`, `faq_tabs-menu-link`) is
+/// not the site's menu; a menu beside a tab widget's class, or a tab list
+/// named as navigation, still is.
+#[test]
+fn tab_widget_menus_are_not_furniture() {
+    for class in [
+        "ent-tabs-menu w-tab-menu",
+        "faq_tabs-menu",
+        "faq_tabs-menu-link",
+        "stack-tabs_menu-item is-active",
+    ] {
+        assert!(!NOISE.matches(&words_of(class, "")), "{class}");
+    }
+    for class in [
+        "menu",
+        "nav-menu w-nav-menu",
+        "mega-nav-tabs-menu w-tab-menu",
+        "tabs menu",
+        "tab-content footer-menu",
+    ] {
+        assert!(NOISE.matches(&words_of(class, "")), "{class}");
+    }
 }
 
 /// CSS Modules local names read at their camelCase words for a badge.

@@ -1767,3 +1767,52 @@ fn a_xenforo_1_posts_author_stays_with_its_text() {
         assert_contains(&out, &["turnip", "marrow", "Never garden soil"]);
     }
 }
+
+// Issue #12, service pages: Webflow's tabs component calls its list of
+// tabs a menu (`w-tab-menu`), and sites name their own tab and FAQ widgets
+// after it (`faq_tabs-menu`, `faq_tabs-menu-link`), the answers inside the
+// list's items. Read as the site's menu, the whole FAQ went. `menu` after
+// `tab` or `tabs` in a class name is a tab list; the site's menu and the
+// footer's links still go.
+#[test]
+fn a_tab_widget_menu_is_content() {
+    let (text, md) = both("tab-widget-menu.html");
+    for out in [&text, &md] {
+        assert_contains(
+            out,
+            &[
+                "Find a leak before it finds your ceiling",
+                "How long does a sensor battery last?",
+                "about three years on one coin cell",
+                "Does the hub need a wired connection?",
+                "keeps a day of readings",
+            ],
+        );
+        assert!(!out.contains("Offices"), "{out}");
+        assert!(!out.contains("Privacy"), "{out}");
+    }
+}
+
+// Issue #12, service pages: components built on Adobe Experience
+// Manager's Core Components generate ids from their type, its version and
+// a hash of their path (`promo-v3-2c9e41d7`), shorter than the Core
+// Components' own (`teaser-5b0e8c2a41`). Read as words, the id made each
+// card of a grid of services a promotion, and the grid went.
+#[test]
+fn aem_versioned_promo_ids_are_content() {
+    let (text, md) = both("aem-versioned-promo-ids.html");
+    for out in [&text, &md] {
+        assert_contains(
+            out,
+            &[
+                "Our services",
+                "Treasury planning",
+                "a quiet month never turns into a missed payroll",
+                "Audit readiness",
+                "People operations",
+                "knows each of your staff by name",
+            ],
+        );
+        assert!(!out.contains("Careers"), "{out}");
+    }
+}
