@@ -128,6 +128,24 @@ pub(crate) struct Plan {
     pub strip_text: Vec<NodeId>,
     /// The captions that stay, once each and without their credit line.
     pub captions: Vec<NodeId>,
+    /// The shop's recommendation rows among `doomed` (see
+    /// `recommendations.rs`).
+    pub rows: Vec<NodeId>,
+}
+
+/// Removes only a shop's recommendation rows (see `recommendations.rs`)
+/// from below `roots`: on a page whose roots are its whole body (no engine
+/// found a block), where the rest of [`clean`] does not run, the rows
+/// ("People who viewed this item also viewed", "Similar items") are still
+/// other products, never this one's.
+pub(crate) fn clean_rows(doc: &Document, roots: &[NodeId], kind: PageKind) {
+    for n in plan(doc, roots, kind)
+        .rows
+        .iter()
+        .filter_map(|id| doc.tree.get(id))
+    {
+        n.remove_from_parent();
+    }
 }
 
 /// What [`clean`] does, without changing the page.
@@ -159,6 +177,7 @@ pub(crate) fn plan_in(roots: &[NodeId], kind: PageKind, walk: &Walk<'_>) -> Plan
     let mut doomed: Vec<NodeRef<'_>> = Vec::new();
     let mut strip_text: Vec<NodeRef<'_>> = Vec::new();
     let mut captions: Vec<NodeRef<'_>> = Vec::new();
+    let mut rows: Vec<NodeId> = Vec::new();
     for n in order {
         if is_root.contains(&n.id) {
             continue;
@@ -182,6 +201,7 @@ pub(crate) fn plan_in(roots: &[NodeId], kind: PageKind, walk: &Walk<'_>) -> Plan
                 |a| size(&a.id).text,
                 |text| text < cap(usize::MAX),
             );
+            rows.push(row.id);
             doomed.push(row);
             continue;
         }
@@ -310,6 +330,7 @@ pub(crate) fn plan_in(roots: &[NodeId], kind: PageKind, walk: &Walk<'_>) -> Plan
         doomed: doomed.iter().map(|n| n.id).collect(),
         strip_text: strip_text.iter().map(|n| n.id).collect(),
         captions: captions.iter().map(|n| n.id).collect(),
+        rows,
     }
 }
 

@@ -12,7 +12,8 @@
 //!    region or a whole body, whose entries are often nothing but links
 //!    (a listing's titles);
 //! 3. inner furniture — captions' credits, bylines, author boxes, ads,
-//!    user panels, review widgets (`inner.rs`);
+//!    user panels, review widgets (`inner.rs`); on a whole body, only a
+//!    shop's recommendation rows (`recommendations.rs`);
 //! 4. repeats — an innermost block whose text the content already said
 //!    (`repeats.rs`): on products and threads; on other pages but
 //!    articles, only a short block right after the same text (a shop
@@ -240,6 +241,11 @@ pub(crate) fn clean(doc: &Document, choice: &Choice, kind: PageKind) {
     }
     if chosen != Chosen::Body {
         inner::clean(doc, roots, kind);
+    } else if !kind.article && !kind.discussion {
+        // The whole body still holds a shop's "Similar items" rows: they
+        // go, as from any chosen block (an eBay item page that no engine
+        // read).
+        inner::clean_rows(doc, roots, kind);
     }
     // A block said twice: on a product page a responsive template's
     // copies (title and price per screen size), on a thread the lines

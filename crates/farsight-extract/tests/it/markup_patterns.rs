@@ -1816,3 +1816,27 @@ fn aem_versioned_promo_ids_are_content() {
         assert!(!out.contains("Careers"), "{out}");
     }
 }
+
+// Issue #12, products: a page saved with a dialog open hides the rest of
+// itself (`aria-hidden` on the siblings of the dialog), no engine reads a
+// block, and the whole body is the content. A shop's recommendation rows
+// ("People who viewed this item also viewed", "Similar items") still go
+// from it, as from any chosen block.
+#[test]
+fn recommendation_rows_go_from_the_whole_body() {
+    let (text, md) = both("product-body-similar-items.html");
+    for out in [&text, &md] {
+        assert_contains(
+            out,
+            &[
+                "Brass Garden Tap, Quarter Turn",
+                "EUR 48.90",
+                "a quarter-turn lever that a gloved hand can work",
+            ],
+        );
+        assert!(!out.contains("also viewed"), "{out}");
+        assert!(!out.contains("Copper Hose Nozzle"), "{out}");
+        assert!(!out.contains("Similar Items"), "{out}");
+        assert!(!out.contains("Hose Reel"), "{out}");
+    }
+}
