@@ -5,7 +5,8 @@ use dom_query::{Document, NodeData, NodeId, NodeRef};
 use crate::consent::Notices;
 use crate::words::Words;
 use crate::words::tables::{
-    FRAMER_HIDDEN, FRAMER_VARIANT, HIDDEN_BY_CLASS, HIDDEN_ON_DESKTOP, SCREEN_READER,
+    FAQ_ANSWER, FAQ_QUESTION, FRAMER_HIDDEN, FRAMER_VARIANT, HIDDEN_BY_CLASS, HIDDEN_ON_DESKTOP,
+    SCREEN_READER,
 };
 
 /// Removes hidden and non-content elements from the whole document:
@@ -64,6 +65,9 @@ pub(crate) fn remove_hidden(doc: &Document) -> usize {
         if n.is_element() {
             disclosures.note_toggle(&n);
             if hidden.is_some() && disclosures.controls(&n) {
+                hidden = None;
+            }
+            if hidden == Some(Hiding::ByStyle) && answer_after_question(&n) {
                 hidden = None;
             }
         }
@@ -221,6 +225,20 @@ impl Disclosures {
                     .is_some_and(|by| by.split_ascii_whitespace().any(|t| t == toggle))
             })
     }
+}
+
+/// Whether `n`, hidden by its style, is an FAQ's answer right after its
+/// question (class words [`FAQ_ANSWER`] and [`FAQ_QUESTION`]: `faq__answer`
+/// after `faq__question`). FAQ scripts without WAI-ARIA (see
+/// [`Disclosures`]) pair the two by place alone and show the answer when
+/// its question is clicked: one click away, content. Both words, not one:
+/// a quiz hides its `answer` until the reader has tried.
+fn answer_after_question(n: &NodeRef<'_>) -> bool {
+    n.attr("class")
+        .is_some_and(|class| FAQ_ANSWER.in_raw_value(&class))
+        && n.prev_element_sibling()
+            .and_then(|q| q.attr("class"))
+            .is_some_and(|class| FAQ_QUESTION.in_raw_value(&class))
 }
 
 /// The elements of `waiting` (hidden by their inline style alone:

@@ -121,6 +121,16 @@ pub(crate) static TABLE_OF_CONTENTS: Table = Table::parts(&["toc"]);
 /// as widgets (`passes.rs`). Word parts.
 pub(crate) static ACCORDION: Table = Table::parts(&["accordion"]);
 
+/// An FAQ's answer and its question, side by side (`faq__answer` after
+/// `faq__question`, `faq-answer` after `faq-question`): FAQ scripts hide
+/// the answer with inline `display:none` until its question is clicked,
+/// one click away, like an accordion's panel: content (`clean.rs`). Word
+/// parts.
+pub(crate) static FAQ_ANSWER: Table = Table::parts(&["answer"]);
+
+/// The question an [`FAQ_ANSWER`] follows. Word parts.
+pub(crate) static FAQ_QUESTION: Table = Table::parts(&["question"]);
+
 /// A card: one entry of a grid or row of things (Bootstrap's `card`,
 /// BEM blocks and elements such as `product-card`, `brwrvr__item-card`).
 /// The furniture word `header` in a class on or just below a card names
@@ -548,6 +558,8 @@ pub(crate) static ALL: &[(&str, &Table)] = &[
     ("FILTER", &FILTER),
     ("TABLE_OF_CONTENTS", &TABLE_OF_CONTENTS),
     ("ACCORDION", &ACCORDION),
+    ("FAQ_ANSWER", &FAQ_ANSWER),
+    ("FAQ_QUESTION", &FAQ_QUESTION),
     ("CARD", &CARD),
     ("RESULT_COUNT", &RESULT_COUNT),
     ("ARCHIVE_DESCRIPTION", &ARCHIVE_DESCRIPTION),

@@ -1840,3 +1840,27 @@ fn recommendation_rows_go_from_the_whole_body() {
         assert!(!out.contains("Hose Reel"), "{out}");
     }
 }
+
+// Issue #12, listings and products: FAQ scripts without WAI-ARIA hide each
+// answer with inline `display:none` right after its question
+// (`faq__answer` after `faq__question`, `faq-answer` after `faq-question`)
+// and show it when the question is clicked: one click away, content, as
+// an accordion's panel. The questions stayed and the answers went. Other
+// `display:none` blocks (a newsletter pop-up) still go.
+#[test]
+fn a_hidden_faq_answer_after_its_question_stays() {
+    let (text, md) = both("faq-answer-display-none.html");
+    for out in [&text, &md] {
+        assert_contains(
+            out,
+            &[
+                "Throwing on the wheel",
+                "Do I need any experience before I start?",
+                "the first evening begins with wedging the clay",
+                "When can I take my pieces home?",
+                "about three weeks after the last evening",
+            ],
+        );
+        assert!(!out.contains("Sign up to hear"), "{out}");
+    }
+}
