@@ -1613,3 +1613,23 @@ fn an_articles_author_block_goes() {
         assert!(!out.contains("chain of garden centres"), "{out}");
     }
 }
+
+// Issue #12, articles: a listicle written as one list whose items are its
+// entries (a heading, a picture and paragraphs in each `<li>`: Top Gear's
+// ranked lists): Readability picked the prose of the longest entry, deep
+// in one item, and the other entries were lost.
+#[test]
+fn a_listicle_of_list_items_keeps_every_entry() {
+    let (text, md) = both("listicle-list-items.html");
+    for out in [&text, &md] {
+        assert_contains(
+            out,
+            &[
+                "folds in eleven seconds",
+                "Three gears are enough",
+                "The lightest of the four",
+                "A motor in the rear hub",
+            ],
+        );
+    }
+}
