@@ -13,7 +13,7 @@ use crate::kind::PageKind;
 use crate::passes::Chosen;
 use crate::words::Words;
 use crate::words::tables::REVIEW;
-use crate::{Engine, archive, cards, density, passes, posts, readability, region};
+use crate::{Engine, archive, cards, density, listicle, passes, posts, readability, region};
 
 /// Fewer characters than this from a page that is not an article are a
 /// failure to find its content, not its content.
@@ -106,6 +106,18 @@ pub(crate) fn choose(
         return Choice {
             roots: vec![row],
             chosen: Chosen::Row,
+            dropped: Vec::new(),
+            furniture: None,
+        };
+    }
+    // On an article, one entry's text of a listicle written as list
+    // items gives the list (see `listicle.rs`).
+    if !kind.spreads()
+        && let Some(list) = listicle::list_of(doc, &roots)
+    {
+        return Choice {
+            roots: vec![list],
+            chosen: Chosen::Blocks,
             dropped: Vec::new(),
             furniture: None,
         };

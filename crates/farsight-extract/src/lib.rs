@@ -41,6 +41,7 @@ mod json_text;
 mod jsonld;
 mod kind;
 mod links;
+mod listicle;
 mod markdown_text;
 mod math;
 mod metadata;

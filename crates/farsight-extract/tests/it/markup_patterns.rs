@@ -1864,3 +1864,23 @@ fn a_hidden_faq_answer_after_its_question_stays() {
         assert!(!out.contains("Sign up to hear"), "{out}");
     }
 }
+
+// Issue #12, articles: a listicle written as one list whose items are its
+// entries (a heading, a picture and paragraphs in each `<li>`: Top Gear's
+// ranked lists): Readability picked the prose of the longest entry, deep
+// in one item, and the other entries were lost.
+#[test]
+fn a_listicle_of_list_items_keeps_every_entry() {
+    let (text, md) = both("listicle-list-items.html");
+    for out in [&text, &md] {
+        assert_contains(
+            out,
+            &[
+                "folds in eleven seconds",
+                "Three gears are enough",
+                "The lightest of the four",
+                "A motor in the rear hub",
+            ],
+        );
+    }
+}
