@@ -166,6 +166,12 @@ fn attribution<'a>(text: &NodeRef<'a>) -> Vec<NodeRef<'a>> {
         let t = t.trim();
         !t.is_empty() && t.chars().count() <= ATTRIBUTION_MAX
     };
+    let is_name = |d: &NodeRef<'_>| {
+        (POST_AUTHOR.in_class(&Words::of_class(d))
+            || d.attr("itemprop").is_some_and(|p| has_word(&p, "author")))
+            && short(d)
+            && !holds_blocks(d)
+    };
     let mut name: Option<NodeRef<'a>> = None;
     let mut date: Option<NodeRef<'a>> = None;
     for d in post.descendants_it() {
@@ -175,12 +181,7 @@ fn attribution<'a>(text: &NodeRef<'a>) -> Vec<NodeRef<'a>> {
         if !d.is_element() {
             continue;
         }
-        if name.is_none()
-            && (POST_AUTHOR.in_class(&Words::of_class(&d))
-                || d.attr("itemprop").is_some_and(|p| has_word(&p, "author")))
-            && short(&d)
-            && !holds_blocks(&d)
-        {
+        if name.is_none() && is_name(&d) {
             name = Some(d);
         } else if date.is_none()
             && crate::tag::of(&d).as_deref() == Some("time")
@@ -193,7 +194,48 @@ fn attribution<'a>(text: &NodeRef<'a>) -> Vec<NodeRef<'a>> {
             break;
         }
     }
+    if name.is_none() && !article(&post) {
+        name = beside(&post, &named, &is_name);
+    }
     name.into_iter().chain(date).collect()
+}
+
+/// The most elements of a post's `<article>` read before the post for its
+/// author's name.
+const BESIDE_MAX: usize = 400;
+
+/// The author's name beside `post` in the `<article>` around it, when
+/// the element whose class names the post holds only its text and date:
+/// Invision Community 5's `ipsEntry__post` beside its
+/// `ipsEntry__author-column` (`h3.ipsEntry__username`), both in
+/// `article.ipsEntry`. The name must come before the post with no other
+/// post (`named`) between: an `<article>` around a whole thread names
+/// none.
+fn beside<'a>(
+    post: &NodeRef<'a>,
+    named: &dyn Fn(&NodeRef<'_>) -> bool,
+    is_name: &dyn Fn(&NodeRef<'_>) -> bool,
+) -> Option<NodeRef<'a>> {
+    let around: Vec<NodeRef<'a>> = post.ancestors_it(Some(POST_DEPTH)).collect();
+    let outer = around
+        .iter()
+        .find(|a| crate::tag::of(a).as_deref() == Some("article"))?;
+    let mut name = None;
+    for d in outer.descendants_it().take(BESIDE_MAX) {
+        if d.id == post.id {
+            return name;
+        }
+        if !d.is_element() || around.iter().any(|a| a.id == d.id) {
+            continue;
+        }
+        if named(&d) {
+            return None;
+        }
+        if name.is_none() && is_name(&d) {
+            name = Some(d);
+        }
+    }
+    None
 }
 
 /// Whether `n` holds a block: an author column (Invision's

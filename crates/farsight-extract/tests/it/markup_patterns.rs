@@ -1884,3 +1884,29 @@ fn a_listicle_of_list_items_keeps_every_entry() {
         );
     }
 }
+
+// Issue #12, forums: Invision Community 5 wraps a post's date and text in
+// `div.ipsEntry__post`, a post by its class, and puts the author's name
+// (`h3.ipsEntry__username`) beside it in the `ipsEntry__author-column` of
+// the post's `article.ipsEntry`. People marking threads keep each post's
+// author above its text: the name is read in the `<article>` around the
+// post when the post itself holds none.
+#[test]
+fn invision_author_name_beside_the_post() {
+    let (text, md) = both("thread-invision-author-column.html");
+    for out in [text, md] {
+        assert_contains(
+            &out,
+            &[
+                "birchbark",
+                "jstroke",
+                "hanging it from the garage rafters",
+                "wide webbing slings",
+            ],
+        );
+        let name = out.find("jstroke").unwrap_or(usize::MAX);
+        let post = out.find("wide webbing slings").unwrap_or(0);
+        assert!(name < post, "the author's name not before the post:\n{out}");
+        assert!(!out.contains("2,077 posts"), "{out}");
+    }
+}
