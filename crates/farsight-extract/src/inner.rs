@@ -194,7 +194,10 @@ pub(crate) fn plan_in(roots: &[NodeId], kind: PageKind, walk: &Walk<'_>) -> Plan
         // Not only where the page says it is a product: many shops (Amazon,
         // Nintendo's store) say only `og:type` website. Off articles and
         // threads, whose "Related" headings open their own links.
-        if !kind.article && !kind.discussion && crate::recommendations::is_heading(n, &name) {
+        if !kind.article
+            && !kind.discussion
+            && crate::recommendations::is_heading(n, &name, kind.product)
+        {
             let row = crate::recommendations::row_of(
                 *n,
                 |a| is_root.contains(&a.id),

@@ -38,12 +38,19 @@ const STARTS: [&str; 21] = [
     "explore related",
 ];
 
+/// Headings that open a row of other products only under a product: a
+/// shop's "Featured products" row below one product's description
+/// (Shopify themes' featured-collection section, iFixit), where a
+/// category or home page's "Featured products" is that page's own grid.
+const PRODUCT_ONLY: [&str; 1] = ["featured products"];
+
 /// Headings longer than this are prose that happens to start so.
 const MOST_CHARS: usize = 60;
 
 /// Whether `n` is a heading (`<h2>`…`<h4>`, or `role="heading"`) that
-/// opens a recommendation row.
-pub(crate) fn is_heading(n: &NodeRef<'_>, name: &str) -> bool {
+/// opens a recommendation row; `product` when the page says it is one
+/// product (schema.org `Product`, `og:type` product).
+pub(crate) fn is_heading(n: &NodeRef<'_>, name: &str, product: bool) -> bool {
     let heading = matches!(name, "h2" | "h3" | "h4")
         || n.attr("role")
             .is_some_and(|r| r.eq_ignore_ascii_case("heading"));
@@ -59,6 +66,7 @@ pub(crate) fn is_heading(n: &NodeRef<'_>, name: &str) -> bool {
     }
     let text = text.trim().to_lowercase();
     STARTS.iter().any(|s| text.starts_with(s))
+        || (product && PRODUCT_ONLY.iter().any(|s| text.starts_with(s)))
 }
 
 /// The text of `n` when it is short: read until it passes a bound, so a

@@ -1910,3 +1910,38 @@ fn invision_author_name_beside_the_post() {
         assert!(!out.contains("2,077 posts"), "{out}");
     }
 }
+
+// Issue #12, products: a "Featured products" row under one product (a
+// page with schema.org `Product` or `og:type` product: Shopify themes'
+// featured-collection section, iFixit) is other products, as "Related
+// products" is: the row goes. On a category or home page the same heading
+// opens the page's own grid, which stays.
+#[test]
+fn a_featured_products_row_goes_from_a_product_only() {
+    let (text, md) = both("product-featured-products-row.html");
+    for out in [&text, &md] {
+        assert_contains(
+            out,
+            &[
+                "Bench Vice, Cast Iron",
+                "soft jaws that hold a circuit board",
+                "Jaw width: seventy millimetres",
+            ],
+        );
+        assert!(!out.contains("Featured Products"), "{out}");
+        assert!(!out.contains("Needle Nose Pliers"), "{out}");
+        assert!(!out.contains("Silicone Work Mat"), "{out}");
+    }
+    let (text, md) = both("category-featured-products.html");
+    for out in [&text, &md] {
+        assert_contains(
+            out,
+            &[
+                "Featured Products",
+                "Ash Handled Trowel",
+                "Border Fork, Four Tines",
+                "careful shaping of a yew",
+            ],
+        );
+    }
+}
