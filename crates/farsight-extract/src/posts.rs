@@ -26,6 +26,7 @@
 
 use dom_query::{Document, NodeId, NodeRef};
 
+use crate::render::is_block;
 use crate::words::Words;
 use crate::words::tables::{POST, POST_AUTHOR, POST_TEXT};
 
@@ -174,7 +175,7 @@ fn attribution<'a>(text: &NodeRef<'a>) -> Vec<NodeRef<'a>> {
     };
     let mut name: Option<NodeRef<'a>> = None;
     let mut date: Option<NodeRef<'a>> = None;
-    for d in post.descendants_it() {
+    for d in post.descendants_it().take(SCAN_MAX) {
         if d.id == text.id {
             break;
         }
@@ -200,9 +201,12 @@ fn attribution<'a>(text: &NodeRef<'a>) -> Vec<NodeRef<'a>> {
     name.into_iter().chain(date).collect()
 }
 
-/// The most elements of a post's `<article>` read before the post for its
-/// author's name.
-const BESIDE_MAX: usize = 400;
+/// The most elements of a post read before its text for its author and
+/// date, and of a post's `<article>` before the post for its author's
+/// name: an author card is a few dozen elements, and a wrapper holding a
+/// whole thread (every post's text within its reach) is not read from its
+/// start again for each post.
+const SCAN_MAX: usize = 400;
 
 /// The author's name beside `post` in the `<article>` around it, when
 /// the element whose class names the post holds only its text and date:
@@ -221,7 +225,7 @@ fn beside<'a>(
         .iter()
         .find(|a| crate::tag::of(a).as_deref() == Some("article"))?;
     let mut name = None;
-    for d in outer.descendants_it().take(BESIDE_MAX) {
+    for d in outer.descendants_it().take(SCAN_MAX) {
         if d.id == post.id {
             return name;
         }
@@ -242,26 +246,8 @@ fn beside<'a>(
 /// `ipsEntry__author-column`, the name, group and post count as
 /// paragraphs), not the name.
 fn holds_blocks(n: &NodeRef<'_>) -> bool {
-    n.descendants_it().any(|d| {
-        matches!(
-            crate::tag::of(&d).as_deref(),
-            Some(
-                "p" | "div"
-                    | "ul"
-                    | "ol"
-                    | "li"
-                    | "dl"
-                    | "section"
-                    | "aside"
-                    | "h1"
-                    | "h2"
-                    | "h3"
-                    | "h4"
-                    | "h5"
-                    | "h6"
-            )
-        )
-    })
+    n.descendants_it()
+        .any(|d| crate::tag::of(&d).is_some_and(|t| is_block(&t)))
 }
 
 /// `id="post_message_"` and the post's number.
