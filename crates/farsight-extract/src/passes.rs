@@ -153,34 +153,57 @@ const DROPPED_ALL: f32 = 0.95;
 
 /// The elements of `dropped` (separate, below `roots`) that stay: in a
 /// root where they hold most but not all of the text, those that some of
-/// its other text follows. One walk of each root.
-fn restored(doc: &Document, roots: &[NodeId], dropped: &[NodeId]) -> FastSet<NodeId> {
+/// its other text follows; then, apart, in a root where they hold nearly
+/// all of it, the one that holds over half of the root's text and of the
+/// content's (not a thread of comments picked beside the article). One
+/// walk of each root.
+fn restored(
+    doc: &Document,
+    roots: &[NodeId],
+    dropped: &[NodeId],
+) -> (FastSet<NodeId>, FastSet<NodeId>) {
     let dropped: FastSet<NodeId> = dropped.iter().copied().collect();
     let mut out: FastSet<NodeId> = FastSet::default();
+    let mut whole: FastSet<NodeId> = FastSet::default();
     if dropped.is_empty() {
-        return out;
+        return (out, whole);
     }
+    let content: usize = roots
+        .iter()
+        .filter_map(|r| doc.tree.get(r))
+        .map(|r| r.normalized_char_count())
+        .sum();
     for root in roots.iter().filter_map(|r| doc.tree.get(r)) {
         let mut gone: FastSet<NodeId> = FastSet::default();
         let (mut pending, mut before) = (Vec::new(), Vec::new());
         let mut gone_chars = 0;
+        let mut largest: Option<(NodeId, usize)> = None;
         for n in root.descendants_it() {
             if n.parent().is_some_and(|p| gone.contains(&p.id)) {
                 gone.insert(n.id);
             } else if dropped.contains(&n.id) {
                 gone.insert(n.id);
-                gone_chars += n.normalized_char_count();
+                let chars = n.normalized_char_count();
+                gone_chars += chars;
+                if largest.is_none_or(|(_, c)| chars > c) {
+                    largest = Some((n.id, chars));
+                }
                 pending.push(n.id);
             } else if n.is_text() && !n.text().trim().is_empty() {
                 before.append(&mut pending);
             }
         }
-        let share = gone_chars as f32 / root.normalized_char_count().max(1) as f32;
+        let all = root.normalized_char_count().max(1);
+        let share = gone_chars as f32 / all as f32;
         if share > DROPPED_AT_MOST && share < DROPPED_ALL {
             out.extend(before);
+        } else if share >= DROPPED_ALL
+            && let Some((id, _)) = largest.filter(|(_, c)| c * 2 > all && c * 2 > content)
+        {
+            whole.insert(id);
         }
     }
-    out
+    (out, whole)
 }
 
 /// Whether `n` is an accordion (class and id words [`ACCORDION`]) of
@@ -208,8 +231,16 @@ pub(crate) fn clean(doc: &Document, choice: &Choice, kind: PageKind) {
         // itself. Then only what our own furniture rules name (the
         // comments under a post) and a run of drops after all the kept
         // text (related stories, a share bar) go.
-        let inside = restored(doc, roots, &choice.dropped);
+        let (inside, whole) = restored(doc, roots, &choice.dropped);
         for n in choice.dropped.iter().filter_map(|id| doc.tree.get(id)) {
+            // A root of which Readability dropped nearly all, most of it
+            // in one block: that block is the content, whatever its class
+            // says (pass 1's bound), not a frame's row of teasers: a
+            // component's own part named `footer` (a `page1-footer`
+            // element of the `page1` block around a guide's entries).
+            if whole.contains(&n.id) {
+                continue;
+            }
             // An accordion's panels are one click away (a guide's
             // methodology, its FAQ): not a widget to drop, unless it is a
             // menu of links.

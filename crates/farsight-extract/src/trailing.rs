@@ -5,7 +5,9 @@
 //! them in when they share the article's container.
 //!
 //! Only removed when text that is not part of the run comes before it: a
-//! listing, whose cards are the content, has nothing else.
+//! listing, whose cards are the content, has nothing else; and not when
+//! the run holds over ten times that text: a guide's entries under its
+//! short lead.
 
 use dom_query::{Document, NodeData, NodeId, NodeRef};
 
@@ -15,6 +17,9 @@ const MIN_RUN: usize = 2;
 const MAX_TEASER: usize = 1500;
 /// Characters of the article before the run for it to count as appended.
 const MIN_BEFORE: usize = 400;
+/// A run holding more than this many times the text before it is the
+/// content, not teasers appended to it.
+const RUN_OUTWEIGHS: usize = 10;
 /// Short trailing blocks (ads, empty wrappers) do not end the run.
 const TINY: usize = 20;
 
@@ -199,7 +204,12 @@ fn find_run<'a>(root: &NodeRef<'a>, total: usize) -> Option<Vec<NodeRef<'a>>> {
                     .count();
                 if cut >= MIN_RUN && cut * 2 >= run.len() {
                     let in_run: usize = run.iter().map(chars).sum();
-                    return (total.saturating_sub(in_run) >= MIN_BEFORE).then(|| run.to_vec());
+                    let before = total.saturating_sub(in_run);
+                    // Appended teasers follow an article; a run holding
+                    // many times its text is the article (a guide's list of
+                    // entries, each titled by a link to the place).
+                    return (before >= MIN_BEFORE && in_run <= before * RUN_OUTWEIGHS)
+                        .then(|| run.to_vec());
                 }
             }
         }

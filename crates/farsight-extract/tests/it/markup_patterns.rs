@@ -1945,3 +1945,27 @@ fn a_featured_products_row_goes_from_a_product_only() {
         );
     }
 }
+
+// Issue #12, articles: a guide whose entries sit in a component's own part
+// named `footer` (BEM's `page-footer` element of the `page` block, not the
+// site's footer). Readability drops it as a footer and keeps the lead:
+// when it dropped nearly all of a root, the one dropped block holding over
+// half of the root's and the content's text is the content; and a run of
+// linked-heading entries holding over ten times the text before it is the
+// article, not related-post teasers appended to it.
+#[test]
+fn guide_entries_in_a_component_footer_stay() {
+    let (text, md) = both("article-guide-entries-in-page-footer.html");
+    for out in [&text, &md] {
+        assert_contains(
+            out,
+            &[
+                "The inspectors have spoken",
+                "Juniper Hall",
+                "Chestnut Yard",
+                "Elderflower",
+            ],
+        );
+        assert!(!out.contains("All rights reserved"), "{out}");
+    }
+}
