@@ -1,7 +1,7 @@
 //! The extraction benchmark.
 //!
 //! ```text
-//! farsight-bench CORPUS_DIR OUT_DIR [--format text|markdown] [--engine auto|readability|density]
+//! farsight-bench CORPUS_DIR OUT_DIR [--format text|markdown] [--engine auto|readability|density] [--documents]
 //! farsight-bench --scaling
 //! farsight-bench --growth [--max-mb N] [--limit-s S] [--only PATTERN]
 //! ```
@@ -13,7 +13,10 @@
 //! `_rss_kb` to OUT_DIR, and prints token precision/recall/F1 computed as
 //! `score.py` does, time per page (parse + extract, file I/O outside the
 //! timer) and peak memory. Markdown output is turned into plain text (link
-//! targets and markup dropped) before scoring.
+//! targets and markup dropped) before scoring. `--documents` also writes
+//! each page's whole result (content as rendered, metadata, shortfall) as
+//! `<id>.doc.json`, so a change meant to leave output alone (a speed-up)
+//! can be checked with `diff -r` against an earlier run.
 //!
 //! `--scaling` times synthetic pages from 10 KB to 10 MB and a page nested
 //! 100,000 elements deep, on a thread with a 2 MiB stack (tokio's blocking
@@ -56,6 +59,7 @@ fn main() {
     let mut format = Format::Text;
     let mut engine = Engine::Auto;
     let mut compare: Option<PathBuf> = None;
+    let mut documents = false;
     let mut dirs = Vec::new();
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -75,6 +79,7 @@ fn main() {
                     other => die(&format!("--engine auto|readability|density, not {other:?}")),
                 }
             }
+            "--documents" => documents = true,
             "--compare" => match it.next() {
                 Some(d) => compare = Some(PathBuf::from(d)),
                 None => die("--compare takes the OUT_DIR of an earlier run"),
@@ -84,13 +89,13 @@ fn main() {
     }
     let [corpus, out] = dirs.as_slice() else {
         die(
-            "usage: farsight-bench CORPUS_DIR OUT_DIR [--format text|markdown] [--engine auto|readability|density] [--compare EARLIER_OUT_DIR] | --scaling | --growth",
+            "usage: farsight-bench CORPUS_DIR OUT_DIR [--format text|markdown] [--engine auto|readability|density] [--compare EARLIER_OUT_DIR] [--documents] | --scaling | --growth",
         );
     };
     // Read before this run writes: OUT_DIR may be the earlier run's.
     let earlier = compare.as_deref().map(compare::read).transpose();
     let earlier = earlier.unwrap_or_else(|e| die(&e));
-    if let Err(e) = bench(corpus, out, format, engine) {
+    if let Err(e) = bench(corpus, out, format, engine, documents) {
         die(&e);
     }
     if let Some(earlier) = earlier
@@ -105,7 +110,13 @@ fn die(msg: &str) -> ! {
     std::process::exit(2);
 }
 
-fn bench(dir: &Path, out: &Path, format: Format, engine: Engine) -> Result<(), String> {
+fn bench(
+    dir: &Path,
+    out: &Path,
+    format: Format,
+    engine: Engine,
+    documents: bool,
+) -> Result<(), String> {
     std::fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
     let ids = corpus::page_ids(dir)?;
     let mut timings = Vec::new();
@@ -121,6 +132,11 @@ fn bench(dir: &Path, out: &Path, format: Format, engine: Engine) -> Result<(), S
         let start = Instant::now();
         let doc = extract(html, &opts);
         let ms = start.elapsed().as_secs_f64() * 1000.0;
+        if documents {
+            let json = serde_json::to_string_pretty(&doc).map_err(|e| format!("{id}: {e}"))?;
+            std::fs::write(out.join(format!("{id}.doc.json")), json)
+                .map_err(|e| format!("{id}.doc.json: {e}"))?;
+        }
         let pred = match format {
             Format::Markdown => mdtext::to_text(&doc.content),
             _ => doc.content,
