@@ -59,6 +59,12 @@ pub struct Config {
     pub candidate_select_mode: CandidateSelectMode,
     /// Allows to set the text mode, whether it should be raw (as-is), formatted or markdown
     pub text_mode: TextMode,
+    // farsight: a caller that reads the result as elements of `Readability::doc`
+    // (the wrapper `#readability-page-1`) never reads its HTML, which was
+    // serialized for each page.
+    /// Set to `true` to leave [`crate::Article::content`] empty instead of
+    /// serializing the content's HTML into it.
+    pub disable_content_html: bool,
 }
 
 impl Default for Config {
@@ -75,6 +81,7 @@ impl Default for Config {
             readable_min_content_length: MIN_CONTENT_LENGTH,
             candidate_select_mode: CandidateSelectMode::Readability,
             text_mode: TextMode::Raw,
+            disable_content_html: false,
         }
     }
 }

@@ -494,7 +494,12 @@ impl Readability {
             byline: metadata.byline,
             dir: metadata.dir,
             lang: metadata.lang,
-            content: root_sel.html(),
+            // farsight: skipped when the caller does not read it.
+            content: if self.config.disable_content_html {
+                StrTendril::new()
+            } else {
+                root_sel.html()
+            },
             text_content,
             length: text_length,
             excerpt: metadata.excerpt,
