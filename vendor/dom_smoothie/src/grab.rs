@@ -293,7 +293,8 @@ fn score_elements<'a>(
             let candidate = NodeRef::new(node_id, tree);
             // Skipping adjustment of low score
             let score = if base_score > cfg.min_score_to_adjust {
-                base_score * (1.0 - link_density_fn(&candidate, None, |n| cc_cache.char_count(n)))
+                // farsight: from the cache (one walk for all candidates).
+                base_score * (1.0 - cc_cache.link_density(&candidate))
             } else {
                 base_score
             };

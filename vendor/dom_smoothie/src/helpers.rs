@@ -268,25 +268,74 @@ impl<'a> BytePatternCheck<'a> {
 // count, and a node's run is made from its children's: `score_elements` asks
 // for the count of every candidate (up to five nested ancestors of each
 // paragraph, up to `body`), and `normalized_char_count` walked each one's
-// whole subtree anew. Valid while the tree's structure and text do not
-// change (one `score_elements` call, which only sets attributes).
+// whole subtree anew. The `a` elements below each node are summed the same
+// way for the candidates' link density. Valid while the tree's structure,
+// text and `href`s do not change (one `score_elements` call, which only
+// sets score attributes).
 #[derive(Default)]
 pub(crate) struct CharCounterCache {
-    inner: HashMap<NodeId, TextRun>,
+    inner: HashMap<NodeId, Known>,
+}
+
+/// farsight: what the cache knows of a node's subtree.
+#[derive(Clone, Copy)]
+struct Known {
+    run: TextRun,
+    links: Links,
+}
+
+/// farsight: the `a` elements below a node (not itself), as
+/// `link_density_fn` sums them.
+#[derive(Clone, Copy, Default)]
+struct Links {
+    /// The sum of their char counts.
+    chars: usize,
+    /// Whether one of them links within the page (`#...`): those count
+    /// 0.3 of their chars in an `f32` sum, which a sum of integers cannot
+    /// give to the bit.
+    in_page: bool,
+}
+
+impl Known {
+    const EMPTY: Known = Known {
+        run: TextRun::EMPTY,
+        links: Links {
+            chars: 0,
+            in_page: false,
+        },
+    };
 }
 
 impl CharCounterCache {
     /// The same as `node.normalized_char_count()`.
     pub(crate) fn char_count(&mut self, node: &NodeRef) -> usize {
-        self.run(node).normalized_count()
+        self.known(node).run.normalized_count()
     }
 
-    fn run(&mut self, node: &NodeRef) -> TextRun {
-        if let Some(run) = self.inner.get(&node.id) {
-            return *run;
+    /// The same as `link_density_fn(node, None, |n| self.char_count(n))`.
+    pub(crate) fn link_density(&mut self, node: &NodeRef) -> f32 {
+        let links = self.known(node).links;
+        // Below 2^24 each partial sum of whole numbers is exact in an
+        // `f32`, so the sum is the one `link_density_fn` makes in order.
+        if links.in_page || links.chars >= 1 << 24 {
+            return link_density_fn(node, None, |n| self.char_count(n));
         }
-        // The nodes below `node` whose run is not known yet, each after
-        // its parent (breadth first); known subtrees are not entered.
+        if links.chars == 0 {
+            return 0.0;
+        }
+        let text_length = self.char_count(node) as f32;
+        if text_length == 0.0 {
+            return 0.0;
+        }
+        links.chars as f32 / text_length
+    }
+
+    fn known(&mut self, node: &NodeRef) -> Known {
+        if let Some(known) = self.inner.get(&node.id) {
+            return *known;
+        }
+        // The nodes below `node` not known yet, each after its parent
+        // (breadth first); known subtrees are not entered.
         let mut order = vec![*node];
         let mut i = 0;
         while let Some(n) = order.get(i).copied() {
@@ -302,14 +351,33 @@ impl CharCounterCache {
                 NodeData::Text { ref contents } => Some(TextRun::of_text(contents)),
                 _ => None,
             });
-            let run = text.unwrap_or_else(|| {
-                n.children_it(false).fold(TextRun::EMPTY, |acc, c| {
-                    acc.then(self.inner.get(&c.id).copied().unwrap_or(TextRun::EMPTY))
-                })
-            });
-            self.inner.insert(n.id, run);
+            let known = match text {
+                Some(run) => Known {
+                    run,
+                    links: Links::default(),
+                },
+                None => n.children_it(false).fold(Known::EMPTY, |acc, c| {
+                    let kid = self.inner.get(&c.id).copied().unwrap_or(Known::EMPTY);
+                    let mut links = Links {
+                        chars: acc.links.chars + kid.links.chars,
+                        in_page: acc.links.in_page || kid.links.in_page,
+                    };
+                    if c.is_element() && c.has_name("a") {
+                        let href = c.attr_or("href", "");
+                        if href.len() > 1 && href.starts_with('#') {
+                            links.in_page = true;
+                        }
+                        links.chars += kid.run.normalized_count();
+                    }
+                    Known {
+                        run: acc.run.then(kid.run),
+                        links,
+                    }
+                }),
+            };
+            self.inner.insert(n.id, known);
         }
-        self.inner.get(&node.id).copied().unwrap_or(TextRun::EMPTY)
+        self.inner.get(&node.id).copied().unwrap_or(Known::EMPTY)
     }
 }
 
@@ -430,11 +498,17 @@ mod tests {
     #[test]
     fn test_char_counter_cache_counts_as_dom_query() {
         let html = "<div> a <b>  b</b><i></i>c <p>\n</p><span> d  e </span>\
-            <p><a>f</a> <a> </a></p><p></p> <!-- x --> g\u{a0}</div><div>  </div>";
+            <p><a>f</a> <a> </a></p><p></p> <!-- x --> g\u{a0}</div><div>  </div>\
+            <ul><li><a href=\"/x\">one <a>two</a></a> three</li></ul>\
+            <p>four <a href=\"#n\">five</a> <a href=\"#\">six</a></p>";
         let doc = dom_query::Document::from(html);
         let mut cache = CharCounterCache::default();
         for n in doc.root().descendants_it() {
             assert_eq!(cache.char_count(&n), n.normalized_char_count(), "{}", n.html());
+        }
+        let uncached = |n: &NodeRef| link_density_fn(n, None, |n| n.normalized_char_count());
+        for n in doc.root().descendants_it() {
+            assert_eq!(cache.link_density(&n).to_bits(), uncached(&n).to_bits());
         }
         // Children first: parents are made of known runs.
         let mut cold = CharCounterCache::default();
