@@ -532,6 +532,57 @@ fn adjust_top_candidate_by_parent(
 }
 
 /// Collecting nodes to score. Also, it removes unlikely candidates and elements without content.
+/// farsight: `collect_elements_to_score` ran two selectors and the
+/// visibility test (three attribute searches and a selector) on each
+/// element, though most have none of the attributes they read. What an
+/// element's name and attributes allow, read once; each flag is `true`
+/// whenever its test could hold, and the test itself still decides.
+struct MayMatch {
+    /// `is_probably_visible` can be false: `hidden`, `style` or `aria-hidden`.
+    be_hidden: bool,
+    /// `MATCHER_DIALOGS` can match: a `dialog`, or an `aria-modal`.
+    be_dialog: bool,
+    /// `MATCHER_HEADING` can match: an `h1` or `h2`.
+    be_heading: bool,
+}
+
+impl MayMatch {
+    fn of(node: &NodeRef) -> Self {
+        let none = MayMatch {
+            be_hidden: false,
+            be_dialog: false,
+            be_heading: false,
+        };
+        node.query_or(none, |t| {
+            let Some(el) = t.as_element() else {
+                return MayMatch {
+                    be_hidden: true,
+                    be_dialog: true,
+                    be_heading: true,
+                };
+            };
+            let name: &str = &el.name.local;
+            let mut may = MayMatch {
+                be_hidden: false,
+                be_dialog: name.eq_ignore_ascii_case("dialog"),
+                be_heading: name.eq_ignore_ascii_case("h1") || name.eq_ignore_ascii_case("h2"),
+            };
+            for attr in &el.attrs {
+                let attr: &str = &attr.name.local;
+                if ["hidden", "style", "aria-hidden"]
+                    .iter()
+                    .any(|a| attr.eq_ignore_ascii_case(a))
+                {
+                    may.be_hidden = true;
+                } else if attr.eq_ignore_ascii_case("aria-modal") {
+                    may.be_dialog = true;
+                }
+            }
+            may
+        })
+    }
+}
+
 fn collect_elements_to_score<'a>(
     root_node: &'a NodeRef,
     strip_unlikely: bool,
@@ -542,7 +593,9 @@ fn collect_elements_to_score<'a>(
     let mut should_remove_title_header = !metadata.title.is_empty();
     let mut next_node = next_child_or_sibling(root_node, false);
     while let Some(mut node) = next_node {
-        if !is_probably_visible(&node) {
+        // farsight: which of the tests below can hold, from one look.
+        let may = MayMatch::of(&node);
+        if may.be_hidden && !is_probably_visible(&node) {
             next_node = next_child_or_sibling(&node, true);
             node.remove_from_parent();
             continue;
@@ -553,13 +606,14 @@ fn collect_elements_to_score<'a>(
             continue;
         }
 
-        if MATCHER_DIALOGS.match_element(&node) {
+        if may.be_dialog && MATCHER_DIALOGS.match_element(&node) {
             next_node = next_child_or_sibling(&node, true);
             node.remove_from_parent();
             continue;
         }
 
         if should_remove_title_header
+            && may.be_heading
             && MATCHER_HEADING.match_element(&node)
             && text_similarity(&metadata.title, &node.text()) > 0.75
         {
@@ -647,6 +701,31 @@ mod tests {
 
     use super::*;
     use crate::readability::Readability;
+
+    // farsight: where a flag says a test cannot hold, it does not.
+    #[test]
+    fn test_may_match_never_hides_a_match() {
+        let doc = Document::from(
+            r#"<div hidden>a</div><p style="display: none">b</p><span aria-hidden="true">c</span>
+            <i class="fallback-image" aria-hidden="true">d</i><dialog>e</dialog>
+            <div aria-modal="true" role="dialog">f</div><h1>g</h1><H2 class="x">h</H2>
+            <h3>i</h3><svg><h1>j</h1></svg><p style="color: red" id="k">k</p><b>l</b>"#,
+        );
+        let mut seen = [0; 3];
+        for n in doc.root().descendants_it().filter(|n| n.is_element()) {
+            let may = MayMatch::of(&n);
+            let hidden = !is_probably_visible(&n);
+            let dialog = MATCHER_DIALOGS.match_element(&n);
+            let heading = MATCHER_HEADING.match_element(&n);
+            assert!(may.be_hidden || !hidden, "{}", n.html());
+            assert!(may.be_dialog || !dialog, "{}", n.html());
+            assert!(may.be_heading || !heading, "{}", n.html());
+            seen[0] += usize::from(hidden);
+            seen[1] += usize::from(dialog);
+            seen[2] += usize::from(heading);
+        }
+        assert_eq!(seen, [3, 2, 3]);
+    }
 
     /// Ensures candidates with equal scores preserve their order to keep ranking deterministic.
     #[test]

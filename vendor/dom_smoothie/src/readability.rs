@@ -198,21 +198,41 @@ impl Readability {
     /// 6. Replace `font` tags with `span` tags
     /// 7. Remove comments
     fn prepare(&mut self) {
-        self.remove_empty_imgs();
+        // farsight: each step below walked the whole document for its
+        // elements, most often to find none (few pages have a `font`, or a
+        // `style` or `script` left when the caller cleaned them first). One
+        // walk finds which names are there; a step whose elements are not
+        // is skipped (none of them makes elements another step looks for,
+        // but for `img`s that replace `img`s).
+        let present = PresentNames::of(&self.doc);
 
-        self.unwrap_noscript_images();
+        if present.img {
+            self.remove_empty_imgs();
+        }
+
+        if present.noscript {
+            self.unwrap_noscript_images();
+        }
 
         // remove scripts
-        self.doc.select_matcher(&MATCHER_SCRIPT).remove();
+        if present.script || present.noscript {
+            self.doc.select_matcher(&MATCHER_SCRIPT).remove();
+        }
 
         // remove styles
-        self.doc.select_matcher(&MATCHER_STYLE).remove();
+        if present.style {
+            self.doc.select_matcher(&MATCHER_STYLE).remove();
+        }
 
         // replace duplicating br elements
-        self.replace_brs();
+        if present.br {
+            self.replace_brs();
+        }
 
         // replace fonts with spans
-        self.replace_fonts();
+        if present.font {
+            self.replace_fonts();
+        }
 
         // remove comments
         self.remove_comments();
@@ -1260,6 +1280,40 @@ fn is_valid_byline(node: &NodeRef, buf: &mut String) -> bool {
     }
     let byline_len = node.text().trim().chars().count();
     byline_len > 0 && byline_len < 100
+}
+
+/// farsight: which element names `prepare`'s steps look for are in the
+/// document (in any ASCII case, so never fewer than its selectors find).
+#[derive(Default)]
+struct PresentNames {
+    img: bool,
+    noscript: bool,
+    script: bool,
+    style: bool,
+    br: bool,
+    font: bool,
+}
+
+impl PresentNames {
+    fn of(doc: &Document) -> Self {
+        let mut present = PresentNames::default();
+        for n in doc.root().descendants_it() {
+            n.query(|t| {
+                let Some(el) = t.as_element() else {
+                    return;
+                };
+                let name: &str = &el.name.local;
+                let is = |tag: &str| name.eq_ignore_ascii_case(tag);
+                present.img |= is("img");
+                present.noscript |= is("noscript");
+                present.script |= is("script");
+                present.style |= is("style");
+                present.br |= is("br");
+                present.font |= is("font");
+            });
+        }
+        present
+    }
 }
 
 /// farsight: whether `value`, ASCII-lowercased (into `buf`), holds one of
