@@ -74,6 +74,54 @@ fn text_density_cmp(
     (children_length as f32 / text_length).partial_cmp(&threshold) == Some(ordering)
 }
 
+/// farsight: whether `text` is short enough to be one of `AD_WORDS` or
+/// `LOADING_WORDS` once lowercased (and, for the latter, trimmed of its
+/// trailing dots).
+fn may_be_ad_or_loading_word(text: &str) -> bool {
+    let longest = AD_WORDS
+        .iter()
+        .chain(LOADING_WORDS.iter())
+        .map(|w| w.chars().count())
+        .max()
+        .unwrap_or(0);
+    text.trim_end_matches(['…', '.']).chars().nth(longest).is_none()
+}
+
+/// farsight: how many `img`, `p`, `li` and `input` elements are below a
+/// node, as `find_descendants` finds them (by local name).
+struct DescendantCounts {
+    img: usize,
+    p: usize,
+    li: usize,
+    input: usize,
+}
+
+impl DescendantCounts {
+    fn of(node: &NodeRef) -> Self {
+        let mut counts = DescendantCounts {
+            img: 0,
+            p: 0,
+            li: 0,
+            input: 0,
+        };
+        for n in node.descendants_it() {
+            n.query(|t| {
+                let Some(el) = t.as_element() else {
+                    return;
+                };
+                match el.name.local.as_ref() {
+                    "img" => counts.img += 1,
+                    "p" => counts.p += 1,
+                    "li" => counts.li += 1,
+                    "input" => counts.input += 1,
+                    _ => {}
+                }
+            });
+        }
+        counts
+    }
+}
+
 fn should_clean_conditionally(node: &NodeRef, flags: &FlagSet<GrabFlags>) -> bool {
     let sel = Selection::from(*node);
     // keep element if it has a data tables
@@ -120,9 +168,14 @@ fn should_clean_conditionally(node: &NodeRef, flags: &FlagSet<GrabFlags>) -> boo
             }
             embed_count += 1;
         }
-        let text_low = node_text.trim().to_lowercase();
-        if AD_WORDS.contains(&text_low) || is_loading_word(&text_low) {
-            return true;
+        // farsight: a text longer than every ad and loading word (leaving
+        // out the dots `is_loading_word` trims) cannot be one, and
+        // lowercasing never makes fewer characters: not lowercased then.
+        if may_be_ad_or_loading_word(node_text.trim()) {
+            let text_low = node_text.trim().to_lowercase();
+            if AD_WORDS.contains(&text_low) || is_loading_word(&text_low) {
+                return true;
+            }
         }
 
         let char_count = node.normalized_char_count();
@@ -135,11 +188,13 @@ fn should_clean_conditionally(node: &NodeRef, flags: &FlagSet<GrabFlags>) -> boo
             is_list = text_density_cmp(node, &MATCHER_UL_OL, char_count, 0.9, Ordering::Greater);
         }
 
-        let img = node.find_descendants("img").len();
+        // farsight: the four counts below in one walk (each was a walk).
+        let counts = DescendantCounts::of(node);
+        let img = counts.img;
         let img_f32 = img as f32;
         let should_remove = || {
             let is_figure_child = has_ancestor(node, None, |n| n.has_name("figure"));
-            let p = node.find_descendants("p").len() as f32;
+            let p = counts.p as f32;
 
             if !is_figure_child && img_f32 > 1.0 && p / img_f32 < 0.5 {
                 return true;
@@ -149,12 +204,12 @@ fn should_clean_conditionally(node: &NodeRef, flags: &FlagSet<GrabFlags>) -> boo
             // If this is a large menu block, article_content will likely not include it,
             // because it contains too little meaningful content.
             // Otherwise, the magic number '100' seems way too high; the flow usually works fine with 10–20.
-            let li = node.find_descendants("li").len() as f32 - 100.0;
+            let li = counts.li as f32 - 100.0;
             if !is_list && li > p {
                 return true;
             }
 
-            let input = node.find_descendants("input").len() as f32;
+            let input = counts.input as f32;
             if input > (p / 3.0).floor() {
                 return true;
             }
@@ -195,7 +250,7 @@ fn should_clean_conditionally(node: &NodeRef, flags: &FlagSet<GrabFlags>) -> boo
                     return have_to_remove;
                 }
             }
-            let li_count = node.find_descendants("li").len();
+            let li_count = counts.li;
             return img != li_count;
         }
 
@@ -496,6 +551,32 @@ mod tests {
     use dom_query::Document;
 
     use super::*;
+
+    // farsight: the shortcuts of `should_clean_conditionally` agree with
+    // what they replace.
+    #[test]
+    fn test_counts_and_word_bound_as_before() {
+        let doc = dom_query::Document::from(
+            "<div><p>a<img><img></p><ul><li>x<li><input><p>b</p></ul><IMG></div>",
+        );
+        for n in doc.root().descendants_it().filter(|n| n.is_element()) {
+            let c = DescendantCounts::of(&n);
+            let found = |tag| n.find_descendants(tag).len();
+            assert_eq!(
+                [c.img, c.p, c.li, c.input],
+                [found("img"), found("p"), found("li"), found("input")]
+            );
+        }
+        let words = AD_WORDS.iter().chain(LOADING_WORDS.iter());
+        for w in words {
+            for t in [w.to_string(), w.to_uppercase(), format!("{w}..."), format!("{w}x")] {
+                let low = t.to_lowercase();
+                let is = AD_WORDS.contains(&low) || is_loading_word(&low);
+                assert!(!is || may_be_ad_or_loading_word(&t), "{t}");
+            }
+        }
+        assert!(!may_be_ad_or_loading_word("a text much longer than any of the words"));
+    }
 
     #[test]
     fn test_text_density_cmp() {
