@@ -10,7 +10,6 @@
 //! nodes for the elements it makes).
 
 use std::collections::HashSet;
-use std::fmt::Write;
 
 use dom_query::{Document, NodeData, NodeId, NodeRef};
 
@@ -43,34 +42,42 @@ pub(crate) fn pick(doc: &Document) -> Option<Verdict> {
         keep_classes: true,
         // Metadata is read by us (metadata.rs); its JSON-LD pass is wasted.
         disable_json_ld: true,
+        // Its result is read as elements, never as HTML.
+        disable_content_html: true,
         ..Default::default()
     };
     let threshold = cfg().char_threshold;
     let (copy, ids) = marked_copy(doc);
     let mut r = dom_smoothie::Readability::with_document(copy, None, Some(cfg())).ok()?;
     let try_strict = !paragraph_text_below(doc, threshold);
+    // The article and its wrapper, found once (a walk of the whole copy).
     let strict = if try_strict {
         r.parse_with_policy(dom_smoothie::ParsePolicy::Strict)
             .ok()
-            .filter(|_| wrapper(&r.doc).is_some_and(|n| n.normalized_char_count() >= threshold))
+            .and_then(|article| {
+                let w = wrapper(&r.doc).filter(|n| n.normalized_char_count() >= threshold)?;
+                Some((article, w.id))
+            })
     } else {
         None
     };
-    let article = match strict {
-        Some(article) => article,
+    let (article, wrapper) = match strict {
+        Some(found) => found,
         None => {
             if try_strict {
                 // The strict attempt changed this copy: a fresh one.
                 let (copy, _) = marked_copy(doc);
                 r = dom_smoothie::Readability::with_document(copy, None, Some(cfg())).ok()?;
             }
-            r.parse().ok()?
+            let article = r.parse().ok()?;
+            let w = wrapper(&r.doc)?.id;
+            (article, w)
         }
     };
     if article.text_content.trim().is_empty() {
         return None;
     }
-    let wrapper = wrapper(&r.doc)?;
+    let wrapper = NodeRef::new(wrapper, &r.doc.tree);
     let roots = in_page(doc, &ids, &picks(&wrapper))?;
     let kept: HashSet<NodeId> = wrapper
         .descendants_it()
@@ -107,11 +114,19 @@ fn original(n: &NodeRef<'_>, ids: &[NodeId]) -> Option<NodeId> {
 /// content rebuilt as a `p`, without the mark) keeps its id. The text is
 /// compared too: a node it made may sit in a recycled slot.
 fn same_text(doc: &Document, n: &NodeRef<'_>) -> Option<NodeId> {
-    if !n.is_text() {
-        return None;
-    }
-    let page = doc.tree.get(&n.id).filter(|p| p.is_text())?;
-    (page.text() == n.text()).then_some(n.id)
+    // Read in place: copying both texts out cost more than the comparison.
+    let same = n.query_or(false, |copy| {
+        let NodeData::Text { contents } = &copy.data else {
+            return false;
+        };
+        doc.tree.get(&n.id).is_some_and(|page| {
+            page.query_or(
+                false,
+                |p| matches!(&p.data, NodeData::Text { contents: c } if c == contents),
+            )
+        })
+    });
+    same.then_some(n.id)
 }
 
 /// The outermost elements below `roots` that are not `kept` and hold
@@ -178,27 +193,27 @@ fn marked_copy(doc: &Document) -> (Document, Vec<NodeId>) {
         .descendants_it()
         .filter(|n| n.is_element())
         .collect();
-    let mut mark = String::new();
-    // The attribute made once and copied: making its name anew for each
+    let mut digits = [0u8; 20];
+    // The attribute's name made once and copied: making it anew for each
     // element interned it each time, a visible share of this copy.
     let mut made: Option<dom_query::Attr> = None;
     for (i, n) in elements.iter().enumerate() {
-        mark.clear();
-        // Writing to a String cannot fail.
-        let _ = write!(mark, "{i}");
+        let mark = decimal(i, &mut digits);
         n.update(|node| {
             let NodeData::Element(el) = &mut node.data else {
                 return;
             };
-            let has = el.attrs.iter().any(|a| &*a.name.local == MARK);
-            if let (false, Some(attr)) = (has, &made) {
-                el.attrs.push(attr.clone());
-            }
-            // Replaces the value of the one just copied, or of the page's
-            // own attribute of that name.
-            el.set_attr(MARK, &mark);
-            if made.is_none() {
-                made = el.attrs.iter().find(|a| &*a.name.local == MARK).cloned();
+            // The page's own attribute of that name, if any, is replaced.
+            match (el.attrs.iter_mut().find(|a| &*a.name.local == MARK), &made) {
+                (Some(own), _) => own.value = mark.into(),
+                (None, Some(attr)) => el.attrs.push(dom_query::Attr {
+                    name: attr.name.clone(),
+                    value: mark.into(),
+                }),
+                (None, None) => {
+                    el.set_attr(MARK, mark);
+                    made = el.attrs.iter().find(|a| &*a.name.local == MARK).cloned();
+                }
             }
             // In the same visit as the mark: a walk of its own, reading
             // each class anew, cost a tenth of this copy.
@@ -210,6 +225,21 @@ fn marked_copy(doc: &Document) -> (Document, Vec<NodeId>) {
     // Readability takes a small infobox for layout and drops it whole.
     crate::table::mark_key_value_tables(&copy);
     (copy, ids)
+}
+
+/// `i` in decimal, written into `buf` (`write!` cost four times as much,
+/// once per element of the page).
+fn decimal(mut i: usize, buf: &mut [u8; 20]) -> &str {
+    let mut at = buf.len();
+    loop {
+        at -= 1;
+        buf[at] = b'0' + (i % 10) as u8;
+        i /= 10;
+        if i == 0 {
+            break;
+        }
+    }
+    std::str::from_utf8(&buf[at..]).unwrap_or("0")
 }
 
 /// Readability removes before scoring every element whose class or id
@@ -305,6 +335,14 @@ mod tests {
         assert!(is_sidebar_layout("full-width-template-with-sidebar"));
         assert!(!is_sidebar_layout("sidebar"));
         assert!(!is_sidebar_layout("sidebar-right"));
+    }
+
+    #[test]
+    fn marks_are_decimal() {
+        let mut buf = [0u8; 20];
+        for i in [0, 7, 10, 99, 100, 12345, usize::MAX] {
+            assert_eq!(decimal(i, &mut buf), i.to_string());
+        }
     }
 
     #[test]
