@@ -7,6 +7,8 @@
 //! content is never removed, so a container that happens to carry such a
 //! class (`article-meta-body`) survives.
 
+use std::cell::RefCell;
+
 use crate::fasthash::FastMap;
 
 use dom_query::{Document, NodeData, NodeId, NodeRef};
@@ -178,6 +180,7 @@ pub(crate) fn plan_in(roots: &[NodeId], kind: PageKind, walk: &Walk<'_>) -> Plan
     let mut strip_text: Vec<NodeRef<'_>> = Vec::new();
     let mut captions: Vec<NodeRef<'_>> = Vec::new();
     let mut rows: Vec<NodeId> = Vec::new();
+    let slideshows = Slideshows::default();
     for n in order {
         if is_root.contains(&n.id) {
             continue;
@@ -221,7 +224,7 @@ pub(crate) fn plan_in(roots: &[NodeId], kind: PageKind, walk: &Walk<'_>) -> Plan
             // A caption that is a link is a promotion ("Subscribe to our
             // sister title"), not a description.
             "figcaption" if s.link * 2 > s.text => true,
-            "figcaption" if !in_slideshow(n) => {
+            "figcaption" if !slideshows.contain(n) => {
                 captions.push(*n);
                 false
             }
@@ -267,7 +270,7 @@ pub(crate) fn plan_in(roots: &[NodeId], kind: PageKind, walk: &Walk<'_>) -> Plan
             // A slideshow's captions come once per slide size and with
             // their toggles ("Caption", "Close", "more"): its caption
             // boxes go whole.
-            _ if has(&CAPTION) && in_slideshow(n) => s.text < cap(600),
+            _ if has(&CAPTION) && slideshows.contain(n) => s.text < cap(600),
             // WordPress's caption paragraph (`wp-caption-text`) and its
             // block editor's (`wp-element-caption`) are a figcaption.
             _ if kind.article && is_caption(n) && s.link * 2 > s.text => true,
@@ -353,11 +356,47 @@ fn is_caption(n: &NodeRef<'_>) -> bool {
         && !class.contains("toggle")
 }
 
-/// Whether `n` is inside a slideshow widget (its class or id says
-/// `gallery`, `slideshow` or `carousel`).
-fn in_slideshow(n: &NodeRef<'_>) -> bool {
-    n.ancestors_it(None)
-        .any(|a| SLIDESHOW.matches(&Words::of(&a)))
+/// Whether elements are inside a slideshow widget (a class or id of an
+/// ancestor says `gallery`, `slideshow` or `carousel`), read for one
+/// [`plan`]. A cache: for each element looked at, whether it or one of its
+/// ancestors is a slideshow; valid while the page is unchanged, which it
+/// is for the whole of [`plan_in`]. Captions share their ancestors, and
+/// the class of `<body>`, too long for [`Words`] to remember, was read
+/// again for each caption.
+#[derive(Default)]
+struct Slideshows {
+    at_or_above: RefCell<FastMap<NodeId, bool>>,
+}
+
+impl Slideshows {
+    /// Whether `n` is inside a slideshow widget.
+    fn contain(&self, n: &NodeRef<'_>) -> bool {
+        let Some(parent) = n.parent() else {
+            return false;
+        };
+        let mut memo = self.at_or_above.borrow_mut();
+        // The ancestors not read yet, nearest first, up to the first one
+        // read (or the document), then what that one says for all of them.
+        let mut unread: Vec<NodeId> = Vec::new();
+        let mut answer = false;
+        let mut at = Some(parent);
+        while let Some(a) = at {
+            if let Some(&known) = memo.get(&a.id) {
+                answer = known;
+                break;
+            }
+            unread.push(a.id);
+            if SLIDESHOW.matches(&Words::of(&a)) {
+                answer = true;
+                break;
+            }
+            at = a.parent();
+        }
+        for id in unread {
+            memo.insert(id, answer);
+        }
+        answer
+    }
 }
 
 /// Cuts a photo credit from a caption: from the first text where one
