@@ -348,12 +348,23 @@ fn is_caption(n: &NodeRef<'_>) -> bool {
         return true;
     }
     // A class name that ends in "caption": a suffix, which no word table
-    // says (`image-caption`, not `caption-large`, a type size).
-    let class = n.attr("class").unwrap_or_default().to_ascii_lowercase();
+    // says (`image-caption`, not `caption-large`, a type size). Read in
+    // any case without a lower-cased copy: every element of the content
+    // is asked.
+    let Some(class) = n.attr("class") else {
+        return false;
+    };
+    let ends = |w: &[u8], suffix: &[u8]| {
+        w.len() >= suffix.len() && w[w.len() - suffix.len()..].eq_ignore_ascii_case(suffix)
+    };
     class
-        .split_ascii_whitespace()
-        .any(|w| w.ends_with("caption") || w.ends_with("caption-text"))
-        && !class.contains("toggle")
+        .as_bytes()
+        .split(u8::is_ascii_whitespace)
+        .any(|w| ends(w, b"caption") || ends(w, b"caption-text"))
+        && !class
+            .as_bytes()
+            .windows(b"toggle".len())
+            .any(|w| w.eq_ignore_ascii_case(b"toggle"))
 }
 
 /// Whether elements are inside a slideshow widget (a class or id of an
