@@ -149,13 +149,24 @@ pub(crate) fn link_lists_in(
     kind: PageKind,
     walk: &Walk<'_>,
 ) -> Vec<NodeId> {
-    let order = &walk.order;
-    let stats = subtree_stats(order, !kind.article);
+    let stats = subtree_stats(&walk.order, !kind.article);
+    link_lists_with(doc, roots, walk, &stats)
+}
+
+/// [`link_lists_in`] with the figures of the walk's elements
+/// ([`subtree_stats`] of its order, whole cards read off articles) read
+/// already.
+pub(crate) fn link_lists_with(
+    doc: &Document,
+    roots: &[NodeId],
+    walk: &Walk<'_>,
+    stats: &FastMap<NodeId, Stats>,
+) -> Vec<NodeId> {
     let mut content_links = walk.card_links.clone();
-    for (id, chars) in data_table_links(order, &stats) {
+    for (id, chars) in data_table_links(&walk.order, stats) {
         *content_links.entry(id).or_default() += chars;
     }
-    doomed(doc, roots, &stats, &content_links)
+    doomed(doc, roots, stats, &content_links)
 }
 
 /// For the elements of `order` (a pre-order walk) that hold a data table

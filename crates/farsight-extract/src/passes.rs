@@ -26,7 +26,7 @@
 use dom_query::{Document, NodeId, NodeRef};
 
 use crate::content::Choice;
-use crate::fasthash::FastSet;
+use crate::fasthash::{FastMap, FastSet};
 use crate::kind::PageKind;
 use crate::walk::Walk;
 use crate::words::Words;
@@ -58,9 +58,12 @@ pub(crate) fn kept_text(
     kind: PageKind,
     chosen: Chosen,
 ) -> (usize, Vec<NodeId>) {
-    let furniture = furniture_below(doc, roots, kind);
+    let (furniture, read) = furniture_below(doc, roots, kind);
     let doomed: FastSet<NodeId> = furniture.iter().copied().collect();
-    (kept_after(doc, roots, kind, chosen, doomed), furniture)
+    (
+        kept_after(doc, roots, kind, chosen, doomed, read),
+        furniture,
+    )
 }
 
 /// [`kept_text`] when it can be more than `floor`: `None` when the
@@ -74,20 +77,43 @@ pub(crate) fn kept_text_over(
     chosen: Chosen,
     floor: f32,
 ) -> Option<(usize, Vec<NodeId>)> {
-    let furniture = furniture_below(doc, roots, kind);
+    let (furniture, read) = furniture_below(doc, roots, kind);
     let doomed: FastSet<NodeId> = furniture.iter().copied().collect();
     if left_text(doc, roots, &doomed) as f32 <= floor {
         return None;
     }
-    Some((kept_after(doc, roots, kind, chosen, doomed), furniture))
+    Some((
+        kept_after(doc, roots, kind, chosen, doomed, read),
+        furniture,
+    ))
 }
 
-/// Pass 1's finds below `roots`, in page order.
-fn furniture_below(doc: &Document, roots: &[NodeId], kind: PageKind) -> Vec<NodeId> {
-    roots
+/// The elements below one root, the root first, in page order (as
+/// `Walk::of` lists them), with their figures (`density::subtree_stats`,
+/// whole cards read off articles): what passes 1 and 2 both weigh on the
+/// unchanged page, read once for both.
+type Read<'a> = (Vec<NodeRef<'a>>, FastMap<NodeId, density::Stats>);
+
+/// Pass 1's finds below `roots`, in page order; with one root, what it
+/// read of the root (see [`Read`]).
+fn furniture_below<'a>(
+    doc: &'a Document,
+    roots: &[NodeId],
+    kind: PageKind,
+) -> (Vec<NodeId>, Option<Read<'a>>) {
+    if let [root] = roots
+        && let Some(r) = doc.tree.get(root)
+    {
+        let order: Vec<NodeRef<'a>> = std::iter::once(r).chain(r.descendants_it()).collect();
+        let stats = density::subtree_stats(&order, !kind.article);
+        let furniture = region::furniture_in(&order, &stats, kind);
+        return (furniture, Some((order, stats)));
+    }
+    let furniture = roots
         .iter()
         .flat_map(|r| region::furniture(doc, *r, kind))
-        .collect()
+        .collect();
+    (furniture, None)
 }
 
 /// The text below `roots` once `doomed` (the furniture) and what the
@@ -100,13 +126,21 @@ fn kept_after(
     // Fast-hashed sets: a page of many elements dooms thousands (nested
     // ones too), and SipHash was a visible share of this walk.
     mut doomed: FastSet<NodeId>,
+    read: Option<Read<'_>>,
 ) -> usize {
-    // Passes 2 and 3 weigh the same walk of the unchanged page.
-    let walk =
-        (link_lists_go(chosen) || chosen != Chosen::Body).then(|| Walk::of(doc, roots, kind));
+    // Passes 2 and 3 weigh the same walk of the unchanged page, which
+    // pass 1 read already when there is one root.
+    let (order, stats) = read.unzip();
+    let walk = (link_lists_go(chosen) || chosen != Chosen::Body).then(|| match order {
+        Some(order) => Walk::of_order(order, kind),
+        None => Walk::of(doc, roots, kind),
+    });
     if let Some(walk) = &walk {
         if link_lists_go(chosen) {
-            doomed.extend(density::link_lists_in(doc, roots, kind, walk));
+            doomed.extend(match &stats {
+                Some(stats) => density::link_lists_with(doc, roots, walk, stats),
+                None => density::link_lists_in(doc, roots, kind, walk),
+            });
         }
         if chosen != Chosen::Body {
             doomed.extend(inner::plan_in(roots, kind, walk).doomed);

@@ -8,7 +8,7 @@
 
 use dom_query::{Document, NodeId, NodeRef};
 
-use crate::fasthash::FastSet;
+use crate::fasthash::{FastMap, FastSet};
 use crate::kind::PageKind;
 use crate::words::Words;
 use crate::words::tables::{EDIT_PAGE, FILTER, REGION_NOISE, RESULT_COUNT, TABLE_OF_CONTENTS};
@@ -52,6 +52,20 @@ pub(crate) fn furniture(doc: &Document, root: NodeId, kind: PageKind) -> Vec<Nod
     };
     let order: Vec<NodeRef<'_>> = std::iter::once(r).chain(r.descendants_it()).collect();
     let stats = density::subtree_stats(&order, !kind.article);
+    furniture_in(&order, &stats, kind)
+}
+
+/// [`furniture`] over `order` (a root, then its descendants in page
+/// order) and their figures (`density::subtree_stats` of `order`, whole
+/// cards read off articles), read already.
+pub(crate) fn furniture_in(
+    order: &[NodeRef<'_>],
+    stats: &FastMap<NodeId, density::Stats>,
+    kind: PageKind,
+) -> Vec<NodeId> {
+    let Some(root) = order.first().map(|r| r.id) else {
+        return Vec::new();
+    };
     let text = |id: &NodeId| stats.get(id).map_or(0, |s| s.text);
     let all = text(&root);
     let most = all / 2;

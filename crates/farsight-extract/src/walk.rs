@@ -25,6 +25,12 @@ impl<'a> Walk<'a> {
             order.push(r);
             order.extend(r.descendants_it());
         }
+        Self::of_order(order, kind)
+    }
+
+    /// The walk whose elements, in order, are `order` (as [`Walk::of`]
+    /// lists them), read already.
+    pub(crate) fn of_order(order: Vec<NodeRef<'a>>, kind: PageKind) -> Self {
         let card_links = if kind.lists() {
             crate::cards::card_link_text(&order)
         } else {
