@@ -126,23 +126,31 @@ pub(crate) fn choose(doc: &Document) -> Option<Vec<NodeId>> {
     Some(roots)
 }
 
-/// Removes furniture and link lists below `roots`.
-pub(crate) fn prune_roots(doc: &Document, roots: &[NodeId], kind: PageKind) {
-    for id in link_lists(doc, roots, kind) {
+/// Removes furniture and link lists below `roots`. Returns the walk of
+/// `roots` it read when it removed nothing: the page is still as the walk
+/// read it, and pass 3 reads the same walk (see `passes::clean`).
+pub(crate) fn prune_roots<'a>(
+    doc: &'a Document,
+    roots: &[NodeId],
+    kind: PageKind,
+) -> Option<Walk<'a>> {
+    let walk = Walk::of(doc, roots, kind);
+    let gone = link_lists_in(doc, roots, kind, &walk);
+    if gone.is_empty() {
+        return Some(walk);
+    }
+    for id in gone {
         if let Some(n) = doc.tree.get(&id) {
             n.remove_from_parent();
         }
     }
+    None
 }
 
 /// The furniture and link lists below `roots` (nested ones too), without
-/// changing the page. On a page that lists things, rows of cards are not
-/// link lists (see `cards::card_link_text`).
-pub(crate) fn link_lists(doc: &Document, roots: &[NodeId], kind: PageKind) -> Vec<NodeId> {
-    link_lists_in(doc, roots, kind, &Walk::of(doc, roots, kind))
-}
-
-/// [`link_lists`] over a [`Walk`] of `roots` read already.
+/// changing the page, over a [`Walk`] of `roots` read already. On a page
+/// that lists things, rows of cards are not link lists (see
+/// `cards::card_link_text`).
 pub(crate) fn link_lists_in(
     doc: &Document,
     roots: &[NodeId],

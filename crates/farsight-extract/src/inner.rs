@@ -63,9 +63,13 @@ struct Size {
 /// Removes the furniture described above from below `roots`. Bylines and
 /// date lines go only from articles (a thread's posts and a listing's
 /// entries show who and when); on a product page review widgets go
-/// whatever their size.
-pub(crate) fn clean(doc: &Document, roots: &[NodeId], kind: PageKind) {
-    let plan = plan(doc, roots, kind);
+/// whatever their size. `walk`, when given, is a walk of `roots` on the
+/// page as it is now, read already.
+pub(crate) fn clean(doc: &Document, roots: &[NodeId], kind: PageKind, walk: Option<Walk<'_>>) {
+    let plan = match walk {
+        Some(walk) => plan_in(roots, kind, &walk),
+        None => plan(doc, roots, kind),
+    };
     // A figure's text beside its media ("Enlarge", "Image 1 of 5", a
     // credit) goes; its caption stays.
     for n in plan.strip_text.iter().filter_map(|id| doc.tree.get(id)) {

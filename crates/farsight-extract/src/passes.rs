@@ -301,11 +301,13 @@ pub(crate) fn clean(doc: &Document, choice: &Choice, kind: PageKind) {
             }
         }
     }
-    if link_lists_go(chosen) {
-        density::prune_roots(doc, roots, kind);
-    }
+    // Pass 3 reads the walk of the roots pass 2 read when pass 2 removed
+    // nothing (finding a listing's cards in it is a large share of each).
+    let walk = link_lists_go(chosen)
+        .then(|| density::prune_roots(doc, roots, kind))
+        .flatten();
     if chosen != Chosen::Body {
-        inner::clean(doc, roots, kind);
+        inner::clean(doc, roots, kind, walk);
     } else if !kind.article && !kind.discussion {
         // The whole body still holds a shop's "Similar items" rows: they
         // go, as from any chosen block (an eBay item page that no engine
