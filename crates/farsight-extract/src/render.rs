@@ -45,7 +45,9 @@ pub(crate) fn render(nodes: &[NodeRef<'_>], opts: &RenderOptions<'_>) -> String 
         w.node(node);
     }
     let out = w.finish();
-    if opts.markdown {
+    // Only a `]` or a `<` can start what `defuse_text` defuses: text
+    // without either (most pages) is not copied character by character.
+    if opts.markdown || memchr::memchr2(b']', b'<', out.as_bytes()).is_none() {
         out
     } else {
         escape::defuse_text(&out)
