@@ -9,7 +9,7 @@
 
 use std::cell::RefCell;
 
-use crate::fasthash::FastMap;
+use crate::fasthash::{FastMap, FastSet};
 
 use dom_query::{Document, NodeData, NodeId, NodeRef};
 
@@ -179,7 +179,8 @@ pub(crate) fn plan_in(roots: &[NodeId], kind: PageKind, walk: &Walk<'_>) -> Plan
 
     // A set: a page of many small roots (a long bare list) made this loop
     // quadratic with `roots.contains` (issue 11).
-    let is_root: std::collections::HashSet<NodeId> = roots.iter().copied().collect();
+    // Fast-hashed: every element of the walk is looked up.
+    let is_root: FastSet<NodeId> = roots.iter().copied().collect();
     let mut doomed: Vec<NodeRef<'_>> = Vec::new();
     let mut strip_text: Vec<NodeRef<'_>> = Vec::new();
     let mut captions: Vec<NodeRef<'_>> = Vec::new();
@@ -599,9 +600,7 @@ fn sizes(order: &[NodeRef<'_>]) -> FastMap<NodeId, Size> {
         for c in n.children_it(false) {
             if c.is_text() {
                 s.text += c.query_or(0, |node| match &node.data {
-                    NodeData::Text { contents } => {
-                        contents.chars().filter(|ch| !ch.is_whitespace()).count()
-                    }
+                    NodeData::Text { contents } => crate::trailing::non_space(contents),
                     _ => 0,
                 });
             } else if let Some(cs) = sizes.get(&c.id) {

@@ -297,8 +297,9 @@ fn chars_below(n: &NodeRef<'_>, limit: usize) -> usize {
     seen
 }
 
-/// Non-space characters of `s`; ASCII byte by byte.
-fn non_space(s: &str) -> usize {
+/// Non-space characters of `s` (`char::is_whitespace`); ASCII byte by
+/// byte.
+pub(crate) fn non_space(s: &str) -> usize {
     if s.is_ascii() {
         // `char::is_whitespace` in ASCII: tab, line feed, vertical tab,
         // form feed, carriage return and space.
