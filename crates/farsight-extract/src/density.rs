@@ -9,7 +9,7 @@ use dom_query::{Document, NodeId, NodeRef};
 
 use crate::boilerplate;
 use crate::kind::PageKind;
-use crate::walk::Walk;
+use crate::walk::{Read, Walk};
 
 /// Non-space characters of text, and of link text, below an element, and
 /// its commas (a sign of prose).
@@ -126,16 +126,29 @@ pub(crate) fn choose(doc: &Document) -> Option<Vec<NodeId>> {
     Some(roots)
 }
 
-/// Removes furniture and link lists below `roots`. Returns the walk of
-/// `roots` it read when it removed nothing: the page is still as the walk
-/// read it, and pass 3 reads the same walk (see `passes::clean`).
+/// Removes furniture and link lists below `roots`, given `read`, the
+/// [`Read`] of a single root on the page as it is, when there is one.
+/// Returns the walk of `roots` it read when it removed nothing: the page
+/// is still as the walk read it, and pass 3 reads the same walk (see
+/// `passes::clean`).
 pub(crate) fn prune_roots<'a>(
     doc: &'a Document,
     roots: &[NodeId],
     kind: PageKind,
+    read: Option<Read<'a>>,
 ) -> Option<Walk<'a>> {
-    let walk = Walk::of(doc, roots, kind);
-    let gone = link_lists_in(doc, roots, kind, &walk);
+    let (walk, gone) = match read {
+        Some((order, stats)) => {
+            let walk = Walk::of_order(order, kind);
+            let gone = link_lists_with(doc, roots, &walk, &stats);
+            (walk, gone)
+        }
+        None => {
+            let walk = Walk::of(doc, roots, kind);
+            let gone = link_lists_in(doc, roots, kind, &walk);
+            (walk, gone)
+        }
+    };
     if gone.is_empty() {
         return Some(walk);
     }

@@ -26,9 +26,9 @@
 use dom_query::{Document, NodeId, NodeRef};
 
 use crate::content::Choice;
-use crate::fasthash::{FastMap, FastSet};
+use crate::fasthash::FastSet;
 use crate::kind::PageKind;
-use crate::walk::Walk;
+use crate::walk::{self, Read, Walk};
 use crate::words::Words;
 use crate::words::tables::ACCORDION;
 use crate::{density, inner, region, repeats, trailing};
@@ -88,12 +88,6 @@ pub(crate) fn kept_text_over(
     ))
 }
 
-/// The elements below one root, the root first, in page order (as
-/// `Walk::of` lists them), with their figures (`density::subtree_stats`,
-/// whole cards read off articles): what passes 1 and 2 both weigh on the
-/// unchanged page, read once for both.
-type Read<'a> = (Vec<NodeRef<'a>>, FastMap<NodeId, density::Stats>);
-
 /// Pass 1's finds below `roots`, in page order; with one root, what it
 /// read of the root (see [`Read`]).
 fn furniture_below<'a>(
@@ -104,8 +98,7 @@ fn furniture_below<'a>(
     if let [root] = roots
         && let Some(r) = doc.tree.get(root)
     {
-        let order: Vec<NodeRef<'a>> = std::iter::once(r).chain(r.descendants_it()).collect();
-        let stats = density::subtree_stats(&order, !kind.article);
+        let (order, stats) = walk::read(r, kind);
         let furniture = region::furniture_in(&order, &stats, kind);
         return (furniture, Some((order, stats)));
     }
@@ -289,22 +282,28 @@ pub(crate) fn clean(doc: &Document, choice: &Choice, kind: PageKind) {
     // Readability's cleaning changes what holds most of a root's text,
     // which bounds furniture: then pass 1 looks again.
     let dropped = kind.article && !kind.discussion && !choice.dropped.is_empty();
+    // What pass 1 read of a single root, when it removed nothing: pass 2
+    // weighs the same page.
+    let mut read = None;
     match &choice.furniture {
         Some(found) if !dropped => {
             for n in found.iter().filter_map(|id| doc.tree.get(id)) {
                 n.remove_from_parent();
             }
         }
-        _ => {
-            for root in roots {
-                region::prune(doc, *root, kind);
+        _ => match roots {
+            [root] => read = region::prune(doc, *root, kind),
+            _ => {
+                for root in roots {
+                    region::prune(doc, *root, kind);
+                }
             }
-        }
+        },
     }
     // Pass 3 reads the walk of the roots pass 2 read when pass 2 removed
     // nothing (finding a listing's cards in it is a large share of each).
     let walk = link_lists_go(chosen)
-        .then(|| density::prune_roots(doc, roots, kind))
+        .then(|| density::prune_roots(doc, roots, kind, read))
         .flatten();
     if chosen != Chosen::Body {
         inner::clean(doc, roots, kind, walk);
