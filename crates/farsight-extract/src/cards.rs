@@ -175,7 +175,7 @@ fn find_cards(order: &[NodeRef<'_>]) -> Option<(FastSet<NodeId>, FastMap<NodeId,
             if c.is_text() {
                 c.query(|node| {
                     if let NodeData::Text { contents } = &node.data {
-                        let chars = contents.chars().filter(|ch| !ch.is_whitespace()).count();
+                        let chars = crate::trailing::non_space(contents);
                         if chars > 0 {
                             f.text += chars;
                             f.parts = f.parts.saturating_add(1);

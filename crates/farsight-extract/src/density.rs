@@ -427,25 +427,26 @@ pub(crate) fn subtree_stats(order: &[NodeRef<'_>], whole_cards: bool) -> FastMap
     stats
 }
 
-/// The characters of `text` that are not white space, and its [`COMMAS`],
-/// in one reading (every text node of a page is read here, most of them
-/// ASCII: those byte by byte).
+/// The characters of `text` that are not white space, and its [`COMMAS`]
+/// (every text node of a page is read here: byte by byte, without
+/// decoding a character).
 fn text_and_commas(text: &str) -> (usize, usize) {
     if text.is_ascii() {
         let b = text.as_bytes();
-        // White space as `char::is_whitespace` has it in ASCII.
-        let blank = b
-            .iter()
-            .filter(|c| matches!(c, b' ' | b'\t'..=b'\r'))
-            .count();
-        return (b.len() - blank, memchr::memchr_iter(b',', b).count());
+        return (
+            crate::trailing::ascii_non_space(b),
+            memchr::memchr_iter(b',', b).count(),
+        );
     }
-    text.chars().fold((0, 0), |(chars, commas), c| {
-        (
-            chars + usize::from(!c.is_whitespace()),
-            commas + usize::from(COMMAS.contains(&c)),
-        )
-    })
+    // Each comma outside ASCII is one sequence of bytes, which starts
+    // with a byte that never continues a character.
+    let b = text.as_bytes();
+    let commas = memchr::memchr_iter(b',', b).count()
+        + COMMAS[1..]
+            .iter()
+            .map(|c| memchr::memmem::find_iter(b, c.encode_utf8(&mut [0; 4]).as_bytes()).count())
+            .sum::<usize>();
+    (crate::trailing::non_space(text), commas)
 }
 
 /// The text of `n` itself and its inline children, not of nested blocks.
