@@ -324,10 +324,11 @@ pub(crate) fn clean(doc: &Document, choice: &Choice, kind: PageKind) {
         // copy per layout): said once.
         repeats::strip_adjacent(doc, roots);
     }
-    if chosen == Chosen::Blocks {
-        trailing::strip(doc, roots);
-    }
+    // The roots' text as pass 5 counted it, when it removed nothing.
+    let counted = (chosen == Chosen::Blocks)
+        .then(|| trailing::strip(doc, roots))
+        .flatten();
     // A page that lists things may end with a card titled by its heading
     // alone (a blog archive's title-only posts).
-    trailing::strip_headings(doc, roots, !kind.article && !kind.product);
+    trailing::strip_headings(doc, roots, !kind.article && !kind.product, counted);
 }

@@ -26,17 +26,28 @@ const TINY: usize = 20;
 /// Removes a trailing run of teasers from each of `roots`. The roots are
 /// one content: the text of earlier roots counts as coming before a run in
 /// a later one (a "You may also like" block that Readability kept beside
-/// the article).
-pub(crate) fn strip(doc: &Document, roots: &[NodeId]) {
-    for id in teasers(doc, roots) {
+/// the article). Returns the characters of the roots' text when it removed
+/// nothing: what [`strip_headings`] counts next on the same page.
+pub(crate) fn strip(doc: &Document, roots: &[NodeId]) -> Option<usize> {
+    let (gone, chars) = teasers_read(doc, roots);
+    if gone.is_empty() {
+        return Some(chars);
+    }
+    for id in gone {
         if let Some(n) = doc.tree.get(&id) {
             n.remove_from_parent();
         }
     }
+    None
 }
 
 /// The teasers [`strip`] removes, without changing the page.
 pub(crate) fn teasers(doc: &Document, roots: &[NodeId]) -> Vec<NodeId> {
+    teasers_read(doc, roots).0
+}
+
+/// [`teasers`], and the characters of the roots' text outside them.
+fn teasers_read(doc: &Document, roots: &[NodeId]) -> (Vec<NodeId>, usize) {
     let mut out = Vec::new();
     let mut before = 0;
     for root in roots.iter().filter_map(|r| doc.tree.get(r)) {
@@ -47,7 +58,7 @@ pub(crate) fn teasers(doc: &Document, roots: &[NodeId]) -> Vec<NodeId> {
         out.extend(run.iter().map(|n| n.id));
         before += its.saturating_sub(in_run);
     }
-    out
+    (out, before)
 }
 
 /// Removes headings that end the content with nothing under them ("You may
@@ -57,12 +68,19 @@ pub(crate) fn teasers(doc: &Document, roots: &[NodeId]) -> Vec<NodeId> {
 /// aggregator, whose body is the link), and removing it leaves nothing.
 ///
 /// With `cards` (a page that lists things), a linked heading that titles
-/// one card of a row stays too: see [`titles_a_card`].
-pub(crate) fn strip_headings(doc: &Document, roots: &[NodeId], cards: bool) {
+/// one card of a row stays too: see [`titles_a_card`]. `counted`, when
+/// given, is the characters of the roots' text on the page as it is (see
+/// [`strip`]).
+pub(crate) fn strip_headings(
+    doc: &Document,
+    roots: &[NodeId],
+    cards: bool,
+    counted: Option<usize>,
+) {
     let roots: Vec<NodeRef<'_>> = roots.iter().filter_map(|r| doc.tree.get(r)).collect();
     // The text left in all the roots, kept up to date as headings go: one
     // count of the roots, then one of each heading removed.
-    let mut left: usize = roots.iter().map(chars).sum();
+    let mut left: usize = counted.unwrap_or_else(|| roots.iter().map(chars).sum());
     for root in &roots {
         // Each pass removes one heading; a few at most end a page.
         for _ in 0..4 {
@@ -469,7 +487,7 @@ mod tests {
                     <section><h2>You may also like</h2><div></div></section><h3>More</h3></div>";
         let doc = Document::from(html);
         let root = doc.select("#root").nodes().first().map(|n| n.id);
-        strip_headings(&doc, &root.into_iter().collect::<Vec<_>>(), true);
+        strip_headings(&doc, &root.into_iter().collect::<Vec<_>>(), true, None);
         let text = doc.select("#root").text().to_string();
         assert!(
             text.contains("Details") && text.contains("Stoneware"),
