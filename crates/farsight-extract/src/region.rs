@@ -97,7 +97,7 @@ pub(crate) fn furniture_in(
     // Furniture that together holds nearly all the text is a site's own
     // naming read as furniture words (sections `toc-para` that a table of
     // contents links to): removing it would leave nothing.
-    let gone = outermost_text(&order, &found, &text);
+    let gone = outermost_text(order, &found, &text);
     if all > 0 && gone as f32 >= all as f32 * ALL_BUT_NOTHING {
         return Vec::new();
     }
