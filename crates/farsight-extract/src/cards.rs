@@ -25,21 +25,30 @@ pub(crate) fn row_of(doc: &Document, roots: &[NodeId]) -> Option<NodeId> {
         .chain(root.descendants_it())
         .find(|n| n.is_element() && n.attr("class").is_some_and(|c| !c.trim().is_empty()))?;
     let class = card.attr("class")?;
-    let card_text = text_len(&card);
-    if card_text * 2 < text_len(&root) {
+    let parent = card.parent()?;
+    let alike = |s: &NodeRef<'_>| s.is_element() && s.attr("class").is_some_and(|c| *c == *class);
+    // Texts are counted (each a walk of its element) only once the row
+    // has its cards: most picked blocks have no alike siblings.
+    if parent.children_it(false).filter(alike).count() < MIN_CARDS {
         return None;
     }
-    let parent = card.parent()?;
-    let (mut count, mut others) = (0, 0);
-    for s in parent.children_it(false) {
-        if s.is_element() && s.attr("class").is_some_and(|c| *c == *class) {
-            count += 1;
-            if s.id != card.id {
-                others += text_len(&s);
-            }
-        }
+    let card_text = text_len(&card);
+    // The card is often the root itself, which holds all of its text.
+    if card.id != root.id && card_text * 2 < text_len(&root) {
+        return None;
     }
-    (count >= MIN_CARDS && others >= card_text).then_some(parent.id)
+    // The others' text is read until it holds as much as the card's.
+    let mut others = 0;
+    for s in parent
+        .children_it(false)
+        .filter(|s| s.id != card.id && alike(s))
+    {
+        if others >= card_text {
+            break;
+        }
+        others += text_len(&s);
+    }
+    (others >= card_text).then_some(parent.id)
 }
 
 fn text_len(n: &NodeRef<'_>) -> usize {
@@ -166,7 +175,7 @@ fn find_cards(order: &[NodeRef<'_>]) -> Option<(FastSet<NodeId>, FastMap<NodeId,
             if c.is_text() {
                 c.query(|node| {
                     if let NodeData::Text { contents } = &node.data {
-                        let chars = contents.chars().filter(|ch| !ch.is_whitespace()).count();
+                        let chars = crate::trailing::non_space(contents);
                         if chars > 0 {
                             f.text += chars;
                             f.parts = f.parts.saturating_add(1);

@@ -9,7 +9,7 @@ use dom_query::{Document, NodeId, NodeRef};
 
 use crate::boilerplate;
 use crate::kind::PageKind;
-use crate::walk::Walk;
+use crate::walk::{Read, Walk};
 
 /// Non-space characters of text, and of link text, below an element, and
 /// its commas (a sign of prose).
@@ -126,36 +126,68 @@ pub(crate) fn choose(doc: &Document) -> Option<Vec<NodeId>> {
     Some(roots)
 }
 
-/// Removes furniture and link lists below `roots`.
-pub(crate) fn prune_roots(doc: &Document, roots: &[NodeId], kind: PageKind) {
-    for id in link_lists(doc, roots, kind) {
+/// Removes furniture and link lists below `roots`, given `read`, the
+/// [`Read`] of a single root on the page as it is, when there is one.
+/// Returns the walk of `roots` it read when it removed nothing: the page
+/// is still as the walk read it, and pass 3 reads the same walk (see
+/// `passes::clean`).
+pub(crate) fn prune_roots<'a>(
+    doc: &'a Document,
+    roots: &[NodeId],
+    kind: PageKind,
+    read: Option<Read<'a>>,
+) -> Option<Walk<'a>> {
+    let (walk, gone) = match read {
+        Some((order, stats)) => {
+            let walk = Walk::of_order(order, kind);
+            let gone = link_lists_with(doc, roots, &walk, &stats);
+            (walk, gone)
+        }
+        None => {
+            let walk = Walk::of(doc, roots, kind);
+            let gone = link_lists_in(doc, roots, kind, &walk);
+            (walk, gone)
+        }
+    };
+    if gone.is_empty() {
+        return Some(walk);
+    }
+    for id in gone {
         if let Some(n) = doc.tree.get(&id) {
             n.remove_from_parent();
         }
     }
+    None
 }
 
 /// The furniture and link lists below `roots` (nested ones too), without
-/// changing the page. On a page that lists things, rows of cards are not
-/// link lists (see `cards::card_link_text`).
-pub(crate) fn link_lists(doc: &Document, roots: &[NodeId], kind: PageKind) -> Vec<NodeId> {
-    link_lists_in(doc, roots, kind, &Walk::of(doc, roots, kind))
-}
-
-/// [`link_lists`] over a [`Walk`] of `roots` read already.
+/// changing the page, over a [`Walk`] of `roots` read already. On a page
+/// that lists things, rows of cards are not link lists (see
+/// `cards::card_link_text`).
 pub(crate) fn link_lists_in(
     doc: &Document,
     roots: &[NodeId],
     kind: PageKind,
     walk: &Walk<'_>,
 ) -> Vec<NodeId> {
-    let order = &walk.order;
-    let stats = subtree_stats(order, !kind.article);
+    let stats = subtree_stats(&walk.order, !kind.article);
+    link_lists_with(doc, roots, walk, &stats)
+}
+
+/// [`link_lists_in`] with the figures of the walk's elements
+/// ([`subtree_stats`] of its order, whole cards read off articles) read
+/// already.
+pub(crate) fn link_lists_with(
+    doc: &Document,
+    roots: &[NodeId],
+    walk: &Walk<'_>,
+    stats: &FastMap<NodeId, Stats>,
+) -> Vec<NodeId> {
     let mut content_links = walk.card_links.clone();
-    for (id, chars) in data_table_links(order, &stats) {
+    for (id, chars) in data_table_links(&walk.order, stats) {
         *content_links.entry(id).or_default() += chars;
     }
-    doomed(doc, roots, &stats, &content_links)
+    doomed(doc, roots, stats, &content_links)
 }
 
 /// For the elements of `order` (a pre-order walk) that hold a data table
@@ -395,25 +427,26 @@ pub(crate) fn subtree_stats(order: &[NodeRef<'_>], whole_cards: bool) -> FastMap
     stats
 }
 
-/// The characters of `text` that are not white space, and its [`COMMAS`],
-/// in one reading (every text node of a page is read here, most of them
-/// ASCII: those byte by byte).
+/// The characters of `text` that are not white space, and its [`COMMAS`]
+/// (every text node of a page is read here: byte by byte, without
+/// decoding a character).
 fn text_and_commas(text: &str) -> (usize, usize) {
     if text.is_ascii() {
         let b = text.as_bytes();
-        // White space as `char::is_whitespace` has it in ASCII.
-        let blank = b
-            .iter()
-            .filter(|c| matches!(c, b' ' | b'\t'..=b'\r'))
-            .count();
-        return (b.len() - blank, memchr::memchr_iter(b',', b).count());
+        return (
+            crate::trailing::ascii_non_space(b),
+            memchr::memchr_iter(b',', b).count(),
+        );
     }
-    text.chars().fold((0, 0), |(chars, commas), c| {
-        (
-            chars + usize::from(!c.is_whitespace()),
-            commas + usize::from(COMMAS.contains(&c)),
-        )
-    })
+    // Each comma outside ASCII is one sequence of bytes, which starts
+    // with a byte that never continues a character.
+    let b = text.as_bytes();
+    let commas = memchr::memchr_iter(b',', b).count()
+        + COMMAS[1..]
+            .iter()
+            .map(|c| memchr::memmem::find_iter(b, c.encode_utf8(&mut [0; 4]).as_bytes()).count())
+            .sum::<usize>();
+    (crate::trailing::non_space(text), commas)
 }
 
 /// The text of `n` itself and its inline children, not of nested blocks.

@@ -7,7 +7,9 @@
 //! content is never removed, so a container that happens to carry such a
 //! class (`article-meta-body`) survives.
 
-use crate::fasthash::FastMap;
+use std::cell::RefCell;
+
+use crate::fasthash::{FastMap, FastSet};
 
 use dom_query::{Document, NodeData, NodeId, NodeRef};
 
@@ -61,9 +63,13 @@ struct Size {
 /// Removes the furniture described above from below `roots`. Bylines and
 /// date lines go only from articles (a thread's posts and a listing's
 /// entries show who and when); on a product page review widgets go
-/// whatever their size.
-pub(crate) fn clean(doc: &Document, roots: &[NodeId], kind: PageKind) {
-    let plan = plan(doc, roots, kind);
+/// whatever their size. `walk`, when given, is a walk of `roots` on the
+/// page as it is now, read already.
+pub(crate) fn clean(doc: &Document, roots: &[NodeId], kind: PageKind, walk: Option<Walk<'_>>) {
+    let plan = match walk {
+        Some(walk) => plan_in(roots, kind, &walk),
+        None => plan(doc, roots, kind),
+    };
     // A figure's text beside its media ("Enlarge", "Image 1 of 5", a
     // credit) goes; its caption stays.
     for n in plan.strip_text.iter().filter_map(|id| doc.tree.get(id)) {
@@ -173,11 +179,13 @@ pub(crate) fn plan_in(roots: &[NodeId], kind: PageKind, walk: &Walk<'_>) -> Plan
 
     // A set: a page of many small roots (a long bare list) made this loop
     // quadratic with `roots.contains` (issue 11).
-    let is_root: std::collections::HashSet<NodeId> = roots.iter().copied().collect();
+    // Fast-hashed: every element of the walk is looked up.
+    let is_root: FastSet<NodeId> = roots.iter().copied().collect();
     let mut doomed: Vec<NodeRef<'_>> = Vec::new();
     let mut strip_text: Vec<NodeRef<'_>> = Vec::new();
     let mut captions: Vec<NodeRef<'_>> = Vec::new();
     let mut rows: Vec<NodeId> = Vec::new();
+    let slideshows = Slideshows::default();
     for n in order {
         if is_root.contains(&n.id) {
             continue;
@@ -221,7 +229,7 @@ pub(crate) fn plan_in(roots: &[NodeId], kind: PageKind, walk: &Walk<'_>) -> Plan
             // A caption that is a link is a promotion ("Subscribe to our
             // sister title"), not a description.
             "figcaption" if s.link * 2 > s.text => true,
-            "figcaption" if !in_slideshow(n) => {
+            "figcaption" if !slideshows.contain(n) => {
                 captions.push(*n);
                 false
             }
@@ -267,7 +275,7 @@ pub(crate) fn plan_in(roots: &[NodeId], kind: PageKind, walk: &Walk<'_>) -> Plan
             // A slideshow's captions come once per slide size and with
             // their toggles ("Caption", "Close", "more"): its caption
             // boxes go whole.
-            _ if has(&CAPTION) && in_slideshow(n) => s.text < cap(600),
+            _ if has(&CAPTION) && slideshows.contain(n) => s.text < cap(600),
             // WordPress's caption paragraph (`wp-caption-text`) and its
             // block editor's (`wp-element-caption`) are a figcaption.
             _ if kind.article && is_caption(n) && s.link * 2 > s.text => true,
@@ -345,19 +353,66 @@ fn is_caption(n: &NodeRef<'_>) -> bool {
         return true;
     }
     // A class name that ends in "caption": a suffix, which no word table
-    // says (`image-caption`, not `caption-large`, a type size).
-    let class = n.attr("class").unwrap_or_default().to_ascii_lowercase();
+    // says (`image-caption`, not `caption-large`, a type size). Read in
+    // any case without a lower-cased copy: every element of the content
+    // is asked.
+    let Some(class) = n.attr("class") else {
+        return false;
+    };
+    let ends = |w: &[u8], suffix: &[u8]| {
+        w.len() >= suffix.len() && w[w.len() - suffix.len()..].eq_ignore_ascii_case(suffix)
+    };
     class
-        .split_ascii_whitespace()
-        .any(|w| w.ends_with("caption") || w.ends_with("caption-text"))
-        && !class.contains("toggle")
+        .as_bytes()
+        .split(u8::is_ascii_whitespace)
+        .any(|w| ends(w, b"caption") || ends(w, b"caption-text"))
+        && !class
+            .as_bytes()
+            .windows(b"toggle".len())
+            .any(|w| w.eq_ignore_ascii_case(b"toggle"))
 }
 
-/// Whether `n` is inside a slideshow widget (its class or id says
-/// `gallery`, `slideshow` or `carousel`).
-fn in_slideshow(n: &NodeRef<'_>) -> bool {
-    n.ancestors_it(None)
-        .any(|a| SLIDESHOW.matches(&Words::of(&a)))
+/// Whether elements are inside a slideshow widget (a class or id of an
+/// ancestor says `gallery`, `slideshow` or `carousel`), read for one
+/// [`plan`]. A cache: for each element looked at, whether it or one of its
+/// ancestors is a slideshow; valid while the page is unchanged, which it
+/// is for the whole of [`plan_in`]. Captions share their ancestors, and
+/// the class of `<body>`, too long for [`Words`] to remember, was read
+/// again for each caption.
+#[derive(Default)]
+struct Slideshows {
+    at_or_above: RefCell<FastMap<NodeId, bool>>,
+}
+
+impl Slideshows {
+    /// Whether `n` is inside a slideshow widget.
+    fn contain(&self, n: &NodeRef<'_>) -> bool {
+        let Some(parent) = n.parent() else {
+            return false;
+        };
+        let mut memo = self.at_or_above.borrow_mut();
+        // The ancestors not read yet, nearest first, up to the first one
+        // read (or the document), then what that one says for all of them.
+        let mut unread: Vec<NodeId> = Vec::new();
+        let mut answer = false;
+        let mut at = Some(parent);
+        while let Some(a) = at {
+            if let Some(&known) = memo.get(&a.id) {
+                answer = known;
+                break;
+            }
+            unread.push(a.id);
+            if SLIDESHOW.matches(&Words::of(&a)) {
+                answer = true;
+                break;
+            }
+            at = a.parent();
+        }
+        for id in unread {
+            memo.insert(id, answer);
+        }
+        answer
+    }
 }
 
 /// Cuts a photo credit from a caption: from the first text where one
@@ -545,9 +600,7 @@ fn sizes(order: &[NodeRef<'_>]) -> FastMap<NodeId, Size> {
         for c in n.children_it(false) {
             if c.is_text() {
                 s.text += c.query_or(0, |node| match &node.data {
-                    NodeData::Text { contents } => {
-                        contents.chars().filter(|ch| !ch.is_whitespace()).count()
-                    }
+                    NodeData::Text { contents } => crate::trailing::non_space(contents),
                     _ => 0,
                 });
             } else if let Some(cs) = sizes.get(&c.id) {

@@ -28,7 +28,7 @@ use dom_query::{Document, NodeId, NodeRef};
 use crate::content::Choice;
 use crate::fasthash::FastSet;
 use crate::kind::PageKind;
-use crate::walk::Walk;
+use crate::walk::{self, Read, Walk};
 use crate::words::Words;
 use crate::words::tables::ACCORDION;
 use crate::{density, inner, region, repeats, trailing};
@@ -58,9 +58,12 @@ pub(crate) fn kept_text(
     kind: PageKind,
     chosen: Chosen,
 ) -> (usize, Vec<NodeId>) {
-    let furniture = furniture_below(doc, roots, kind);
+    let (furniture, read) = furniture_below(doc, roots, kind);
     let doomed: FastSet<NodeId> = furniture.iter().copied().collect();
-    (kept_after(doc, roots, kind, chosen, doomed), furniture)
+    (
+        kept_after(doc, roots, kind, chosen, doomed, read),
+        furniture,
+    )
 }
 
 /// [`kept_text`] when it can be more than `floor`: `None` when the
@@ -74,20 +77,36 @@ pub(crate) fn kept_text_over(
     chosen: Chosen,
     floor: f32,
 ) -> Option<(usize, Vec<NodeId>)> {
-    let furniture = furniture_below(doc, roots, kind);
+    let (furniture, read) = furniture_below(doc, roots, kind);
     let doomed: FastSet<NodeId> = furniture.iter().copied().collect();
     if left_text(doc, roots, &doomed) as f32 <= floor {
         return None;
     }
-    Some((kept_after(doc, roots, kind, chosen, doomed), furniture))
+    Some((
+        kept_after(doc, roots, kind, chosen, doomed, read),
+        furniture,
+    ))
 }
 
-/// Pass 1's finds below `roots`, in page order.
-fn furniture_below(doc: &Document, roots: &[NodeId], kind: PageKind) -> Vec<NodeId> {
-    roots
+/// Pass 1's finds below `roots`, in page order; with one root, what it
+/// read of the root (see [`Read`]).
+fn furniture_below<'a>(
+    doc: &'a Document,
+    roots: &[NodeId],
+    kind: PageKind,
+) -> (Vec<NodeId>, Option<Read<'a>>) {
+    if let [root] = roots
+        && let Some(r) = doc.tree.get(root)
+    {
+        let (order, stats) = walk::read(r, kind);
+        let furniture = region::furniture_in(&order, &stats, kind);
+        return (furniture, Some((order, stats)));
+    }
+    let furniture = roots
         .iter()
         .flat_map(|r| region::furniture(doc, *r, kind))
-        .collect()
+        .collect();
+    (furniture, None)
 }
 
 /// The text below `roots` once `doomed` (the furniture) and what the
@@ -100,13 +119,21 @@ fn kept_after(
     // Fast-hashed sets: a page of many elements dooms thousands (nested
     // ones too), and SipHash was a visible share of this walk.
     mut doomed: FastSet<NodeId>,
+    read: Option<Read<'_>>,
 ) -> usize {
-    // Passes 2 and 3 weigh the same walk of the unchanged page.
-    let walk =
-        (link_lists_go(chosen) || chosen != Chosen::Body).then(|| Walk::of(doc, roots, kind));
+    // Passes 2 and 3 weigh the same walk of the unchanged page, which
+    // pass 1 read already when there is one root.
+    let (order, stats) = read.unzip();
+    let walk = (link_lists_go(chosen) || chosen != Chosen::Body).then(|| match order {
+        Some(order) => Walk::of_order(order, kind),
+        None => Walk::of(doc, roots, kind),
+    });
     if let Some(walk) = &walk {
         if link_lists_go(chosen) {
-            doomed.extend(density::link_lists_in(doc, roots, kind, walk));
+            doomed.extend(match &stats {
+                Some(stats) => density::link_lists_with(doc, roots, walk, stats),
+                None => density::link_lists_in(doc, roots, kind, walk),
+            });
         }
         if chosen != Chosen::Body {
             doomed.extend(inner::plan_in(roots, kind, walk).doomed);
@@ -255,23 +282,31 @@ pub(crate) fn clean(doc: &Document, choice: &Choice, kind: PageKind) {
     // Readability's cleaning changes what holds most of a root's text,
     // which bounds furniture: then pass 1 looks again.
     let dropped = kind.article && !kind.discussion && !choice.dropped.is_empty();
+    // What pass 1 read of a single root, when it removed nothing: pass 2
+    // weighs the same page.
+    let mut read = None;
     match &choice.furniture {
         Some(found) if !dropped => {
             for n in found.iter().filter_map(|id| doc.tree.get(id)) {
                 n.remove_from_parent();
             }
         }
-        _ => {
-            for root in roots {
-                region::prune(doc, *root, kind);
+        _ => match roots {
+            [root] => read = region::prune(doc, *root, kind),
+            _ => {
+                for root in roots {
+                    region::prune(doc, *root, kind);
+                }
             }
-        }
+        },
     }
-    if link_lists_go(chosen) {
-        density::prune_roots(doc, roots, kind);
-    }
+    // Pass 3 reads the walk of the roots pass 2 read when pass 2 removed
+    // nothing (finding a listing's cards in it is a large share of each).
+    let walk = link_lists_go(chosen)
+        .then(|| density::prune_roots(doc, roots, kind, read))
+        .flatten();
     if chosen != Chosen::Body {
-        inner::clean(doc, roots, kind);
+        inner::clean(doc, roots, kind, walk);
     } else if !kind.article && !kind.discussion {
         // The whole body still holds a shop's "Similar items" rows: they
         // go, as from any chosen block (an eBay item page that no engine
@@ -289,10 +324,11 @@ pub(crate) fn clean(doc: &Document, choice: &Choice, kind: PageKind) {
         // copy per layout): said once.
         repeats::strip_adjacent(doc, roots);
     }
-    if chosen == Chosen::Blocks {
-        trailing::strip(doc, roots);
-    }
+    // The roots' text as pass 5 counted it, when it removed nothing.
+    let counted = (chosen == Chosen::Blocks)
+        .then(|| trailing::strip(doc, roots))
+        .flatten();
     // A page that lists things may end with a card titled by its heading
     // alone (a blog archive's title-only posts).
-    trailing::strip_headings(doc, roots, !kind.article && !kind.product);
+    trailing::strip_headings(doc, roots, !kind.article && !kind.product, counted);
 }

@@ -8,8 +8,9 @@
 
 use dom_query::{Document, NodeId, NodeRef};
 
-use crate::fasthash::FastSet;
+use crate::fasthash::{FastMap, FastSet};
 use crate::kind::PageKind;
+use crate::walk::{self, Read};
 use crate::words::Words;
 use crate::words::tables::{EDIT_PAGE, FILTER, REGION_NOISE, RESULT_COUNT, TABLE_OF_CONTENTS};
 use crate::{boilerplate, density};
@@ -37,12 +38,20 @@ pub(crate) fn find(doc: &Document) -> Option<NodeId> {
 
 /// Removes furniture below `root`; an element holding over half of the
 /// region's text is never furniture (a `content-with-sidebar` wrapper).
-pub(crate) fn prune(doc: &Document, root: NodeId, kind: PageKind) {
-    for id in furniture(doc, root, kind) {
+/// Returns what it read of `root` when it removed nothing: the page is
+/// still as read (see [`Read`]).
+pub(crate) fn prune(doc: &Document, root: NodeId, kind: PageKind) -> Option<Read<'_>> {
+    let (order, stats) = walk::read(doc.tree.get(&root)?, kind);
+    let found = furniture_in(&order, &stats, kind);
+    if found.is_empty() {
+        return Some((order, stats));
+    }
+    for id in found {
         if let Some(n) = doc.tree.get(&id) {
             n.remove_from_parent();
         }
     }
+    None
 }
 
 /// The furniture below `root`, in page order (nested ones too).
@@ -50,8 +59,21 @@ pub(crate) fn furniture(doc: &Document, root: NodeId, kind: PageKind) -> Vec<Nod
     let Some(r) = doc.tree.get(&root) else {
         return Vec::new();
     };
-    let order: Vec<NodeRef<'_>> = std::iter::once(r).chain(r.descendants_it()).collect();
-    let stats = density::subtree_stats(&order, !kind.article);
+    let (order, stats) = walk::read(r, kind);
+    furniture_in(&order, &stats, kind)
+}
+
+/// [`furniture`] over `order` (a root, then its descendants in page
+/// order) and their figures (`density::subtree_stats` of `order`, whole
+/// cards read off articles), read already.
+pub(crate) fn furniture_in(
+    order: &[NodeRef<'_>],
+    stats: &FastMap<NodeId, density::Stats>,
+    kind: PageKind,
+) -> Vec<NodeId> {
+    let Some(root) = order.first().map(|r| r.id) else {
+        return Vec::new();
+    };
     let text = |id: &NodeId| stats.get(id).map_or(0, |s| s.text);
     let all = text(&root);
     let most = all / 2;
@@ -75,7 +97,7 @@ pub(crate) fn furniture(doc: &Document, root: NodeId, kind: PageKind) -> Vec<Nod
     // Furniture that together holds nearly all the text is a site's own
     // naming read as furniture words (sections `toc-para` that a table of
     // contents links to): removing it would leave nothing.
-    let gone = outermost_text(&order, &found, &text);
+    let gone = outermost_text(order, &found, &text);
     if all > 0 && gone as f32 >= all as f32 * ALL_BUT_NOTHING {
         return Vec::new();
     }

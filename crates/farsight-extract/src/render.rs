@@ -3,6 +3,8 @@
 //! One walker writes both formats: plain text is Markdown without the markup,
 //! so the two always hold the same words in the same blocks.
 
+use std::borrow::Cow;
+
 use crate::deadline::Deadline;
 use dom_query::NodeRef;
 
@@ -43,7 +45,9 @@ pub(crate) fn render(nodes: &[NodeRef<'_>], opts: &RenderOptions<'_>) -> String 
         w.node(node);
     }
     let out = w.finish();
-    if opts.markdown {
+    // Only a `]` or a `<` can start what `defuse_text` defuses: text
+    // without either (most pages) is not copied character by character.
+    if opts.markdown || memchr::memchr2(b']', b'<', out.as_bytes()).is_none() {
         out
     } else {
         escape::defuse_text(&out)
@@ -894,16 +898,30 @@ fn is_html_space(c: char) -> bool {
     matches!(c, ' ' | '\t' | '\n' | '\r' | '\x0c' | '\u{a0}')
 }
 
-/// Zero-width characters hide or split words: drop them from the output.
-pub(crate) fn strip_invisible(s: &str) -> String {
-    s.chars()
-        .filter(|c| {
-            !matches!(
-                c,
-                '\u{200b}' | '\u{200c}' | '\u{200d}' | '\u{2060}' | '\u{feff}' | '\u{ad}'
-            )
-        })
-        .collect()
+/// Zero-width characters hide or split words: dropped from the output.
+fn is_invisible(c: char) -> bool {
+    matches!(
+        c,
+        '\u{200b}' | '\u{200c}' | '\u{200d}' | '\u{2060}' | '\u{feff}' | '\u{ad}'
+    )
+}
+
+/// Whether `s` holds a zero-width character ([`is_invisible`]). All of
+/// them are outside ASCII, so ASCII text is answered without a look at
+/// its characters.
+fn has_invisible(s: &str) -> bool {
+    !s.is_ascii() && s.contains(is_invisible)
+}
+
+/// `s` without its zero-width characters: `s` itself when it holds none,
+/// as nearly every word does (a copy of each word rendered was over half
+/// the cost of writing the text).
+pub(crate) fn strip_invisible(s: &str) -> Cow<'_, str> {
+    if has_invisible(s) {
+        Cow::Owned(s.chars().filter(|c| !is_invisible(*c)).collect())
+    } else {
+        Cow::Borrowed(s)
+    }
 }
 
 /// Whitespace runs collapsed to one space, trimmed.
@@ -915,5 +933,8 @@ pub(crate) fn collapse_ws(s: &str) -> String {
         }
         out.push_str(word);
     }
-    strip_invisible(&out)
+    if has_invisible(&out) {
+        out.retain(|c| !is_invisible(c));
+    }
+    out
 }

@@ -130,12 +130,14 @@ pub(crate) fn strip_adjacent(doc: &Document, roots: &[NodeId]) {
         if block && text.len() >= SMALL_SCREEN_COPY_CHARS {
             long.push((text.clone(), n));
         }
-        let words = text
-            .split(|c: char| !c.is_alphanumeric())
-            .filter(|w| !w.is_empty())
-            .count();
-        if words <= ADJACENT_AT_MOST_WORDS
-            && text == last
+        // The words are counted only for a copy of the last line.
+        let words = || {
+            text.split(|c: char| !c.is_alphanumeric())
+                .filter(|w| !w.is_empty())
+                .count()
+        };
+        if text == last
+            && words() <= ADJACENT_AT_MOST_WORDS
             && !last_node.is_some_and(|l| alike_siblings(&l, &n))
             && in_card(&n)
         {

@@ -26,17 +26,28 @@ const TINY: usize = 20;
 /// Removes a trailing run of teasers from each of `roots`. The roots are
 /// one content: the text of earlier roots counts as coming before a run in
 /// a later one (a "You may also like" block that Readability kept beside
-/// the article).
-pub(crate) fn strip(doc: &Document, roots: &[NodeId]) {
-    for id in teasers(doc, roots) {
+/// the article). Returns the characters of the roots' text when it removed
+/// nothing: what [`strip_headings`] counts next on the same page.
+pub(crate) fn strip(doc: &Document, roots: &[NodeId]) -> Option<usize> {
+    let (gone, chars) = teasers_read(doc, roots);
+    if gone.is_empty() {
+        return Some(chars);
+    }
+    for id in gone {
         if let Some(n) = doc.tree.get(&id) {
             n.remove_from_parent();
         }
     }
+    None
 }
 
 /// The teasers [`strip`] removes, without changing the page.
 pub(crate) fn teasers(doc: &Document, roots: &[NodeId]) -> Vec<NodeId> {
+    teasers_read(doc, roots).0
+}
+
+/// [`teasers`], and the characters of the roots' text outside them.
+fn teasers_read(doc: &Document, roots: &[NodeId]) -> (Vec<NodeId>, usize) {
     let mut out = Vec::new();
     let mut before = 0;
     for root in roots.iter().filter_map(|r| doc.tree.get(r)) {
@@ -47,7 +58,7 @@ pub(crate) fn teasers(doc: &Document, roots: &[NodeId]) -> Vec<NodeId> {
         out.extend(run.iter().map(|n| n.id));
         before += its.saturating_sub(in_run);
     }
-    out
+    (out, before)
 }
 
 /// Removes headings that end the content with nothing under them ("You may
@@ -57,12 +68,19 @@ pub(crate) fn teasers(doc: &Document, roots: &[NodeId]) -> Vec<NodeId> {
 /// aggregator, whose body is the link), and removing it leaves nothing.
 ///
 /// With `cards` (a page that lists things), a linked heading that titles
-/// one card of a row stays too: see [`titles_a_card`].
-pub(crate) fn strip_headings(doc: &Document, roots: &[NodeId], cards: bool) {
+/// one card of a row stays too: see [`titles_a_card`]. `counted`, when
+/// given, is the characters of the roots' text on the page as it is (see
+/// [`strip`]).
+pub(crate) fn strip_headings(
+    doc: &Document,
+    roots: &[NodeId],
+    cards: bool,
+    counted: Option<usize>,
+) {
     let roots: Vec<NodeRef<'_>> = roots.iter().filter_map(|r| doc.tree.get(r)).collect();
     // The text left in all the roots, kept up to date as headings go: one
     // count of the roots, then one of each heading removed.
-    let mut left: usize = roots.iter().map(chars).sum();
+    let mut left: usize = counted.unwrap_or_else(|| roots.iter().map(chars).sum());
     for root in &roots {
         // Each pass removes one heading; a few at most end a page.
         for _ in 0..4 {
@@ -297,17 +315,57 @@ fn chars_below(n: &NodeRef<'_>, limit: usize) -> usize {
     seen
 }
 
-/// Non-space characters of `s`; ASCII byte by byte.
-fn non_space(s: &str) -> usize {
-    if s.is_ascii() {
-        // `char::is_whitespace` in ASCII: tab, line feed, vertical tab,
-        // form feed, carriage return and space.
-        s.bytes()
-            .filter(|b| !matches!(b, b'\t' | b'\n' | 0x0b | 0x0c | b'\r' | b' '))
-            .count()
-    } else {
-        s.chars().filter(|c| !c.is_whitespace()).count()
+/// Non-space characters of `s` (those not `char::is_whitespace`), read
+/// byte by byte without decoding: the characters are the bytes that start
+/// one, less the white space, ASCII or not. Every text node of the content
+/// is counted, some several times, and decoding each character was most
+/// of the cost.
+pub(crate) fn non_space(s: &str) -> usize {
+    let b = s.as_bytes();
+    if b.is_ascii() {
+        return ascii_non_space(b);
     }
+    // A byte that continues a character is 10xxxxxx: below -64 as i8.
+    let starts: usize = b.iter().map(|&c| usize::from(c as i8 >= -0x40)).sum();
+    starts - ascii_blanks(b) - wide_blanks(b)
+}
+
+/// [`non_space`] of ASCII text: its length less its white space.
+pub(crate) fn ascii_non_space(b: &[u8]) -> usize {
+    b.len() - ascii_blanks(b)
+}
+
+/// The bytes of ASCII white space in `b` (`char::is_whitespace` in ASCII:
+/// tab, line feed, vertical tab, form feed, carriage return and space),
+/// summed in a form the compiler turns into vector instructions.
+fn ascii_blanks(b: &[u8]) -> usize {
+    b.iter()
+        .map(|&c| usize::from(c == b' ' || c.wrapping_sub(b'\t') < 5))
+        .sum()
+}
+
+/// The characters of white space outside ASCII in `b` (UTF-8): U+0085 and
+/// U+00A0 (`C2 85`, `C2 A0`), U+1680 (`E1 9A 80`), U+2000 to U+200A,
+/// U+2028, U+2029, U+202F (`E2 80 80`–`8A`, `A8`, `A9`, `AF`), U+205F
+/// (`E2 81 9F`) and U+3000 (`E3 80 80`): all of `char::is_whitespace`.
+/// A lead byte never continues a character, so each match is one.
+fn wide_blanks(b: &[u8]) -> usize {
+    let at = |i: usize| b.get(i).copied().unwrap_or(0);
+    let mut n = 0;
+    for i in memchr::memchr3_iter(0xC2, 0xE2, 0xE3, b) {
+        n += usize::from(match b[i] {
+            0xC2 => matches!(at(i + 1), 0x85 | 0xA0),
+            0xE2 => matches!(
+                (at(i + 1), at(i + 2)),
+                (0x80, 0x80..=0x8A | 0xA8 | 0xA9 | 0xAF) | (0x81, 0x9F)
+            ),
+            _ => (at(i + 1), at(i + 2)) == (0x80, 0x80),
+        });
+    }
+    for i in memchr::memchr_iter(0xE1, b) {
+        n += usize::from((at(i + 1), at(i + 2)) == (0x9A, 0x80));
+    }
+    n
 }
 
 #[cfg(test)]
@@ -321,6 +379,24 @@ mod tests {
         };
         strip(&doc, &[root]);
         doc.select("#root").text().to_string()
+    }
+
+    #[test]
+    fn non_space_counts_what_is_not_white_space_of_every_character() {
+        for c in (0..=0x10FFFF).filter_map(char::from_u32) {
+            let s = format!("a{c}b{c}");
+            let want = s.chars().filter(|c| !c.is_whitespace()).count();
+            assert_eq!(non_space(&s), want, "{:X}", c as u32);
+        }
+        for s in [
+            "",
+            " \u{a0}\u{3000}x\u{205f}",
+            "é \u{2028}\u{1680}ü\t",
+            "\u{c2}\u{85}",
+        ] {
+            let want = s.chars().filter(|c| !c.is_whitespace()).count();
+            assert_eq!(non_space(s), want, "{s:?}");
+        }
     }
 
     #[test]
@@ -411,7 +487,7 @@ mod tests {
                     <section><h2>You may also like</h2><div></div></section><h3>More</h3></div>";
         let doc = Document::from(html);
         let root = doc.select("#root").nodes().first().map(|n| n.id);
-        strip_headings(&doc, &root.into_iter().collect::<Vec<_>>(), true);
+        strip_headings(&doc, &root.into_iter().collect::<Vec<_>>(), true, None);
         let text = doc.select("#root").text().to_string();
         assert!(
             text.contains("Details") && text.contains("Stoneware"),

@@ -6,6 +6,7 @@
 
 use dom_query::{Document, NodeId, NodeRef};
 
+use crate::density::{self, Stats};
 use crate::fasthash::FastMap;
 use crate::kind::PageKind;
 
@@ -25,6 +26,12 @@ impl<'a> Walk<'a> {
             order.push(r);
             order.extend(r.descendants_it());
         }
+        Self::of_order(order, kind)
+    }
+
+    /// The walk whose elements, in order, are `order` (as [`Walk::of`]
+    /// lists them), read already.
+    pub(crate) fn of_order(order: Vec<NodeRef<'a>>, kind: PageKind) -> Self {
         let card_links = if kind.lists() {
             crate::cards::card_link_text(&order)
         } else {
@@ -32,4 +39,18 @@ impl<'a> Walk<'a> {
         };
         Self { order, card_links }
     }
+}
+
+/// The elements below one root, the root first, in page order (as
+/// [`Walk::of`] lists them), with their figures (`density::subtree_stats`,
+/// whole cards read off articles): what passes 1 and 2 both weigh. Valid
+/// while the page is unchanged: read once for both when pass 1 removes
+/// nothing, or in a dry run.
+pub(crate) type Read<'a> = (Vec<NodeRef<'a>>, FastMap<NodeId, Stats>);
+
+/// The [`Read`] of `root`.
+pub(crate) fn read(root: NodeRef<'_>, kind: PageKind) -> Read<'_> {
+    let order: Vec<NodeRef<'_>> = std::iter::once(root).chain(root.descendants_it()).collect();
+    let stats = density::subtree_stats(&order, !kind.article);
+    (order, stats)
 }
