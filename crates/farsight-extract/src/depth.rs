@@ -788,9 +788,11 @@ fn droppable_attr(attr: &[u8]) -> bool {
         return false;
     }
     let rest = name[5..].to_ascii_lowercase();
+    // A plain scan: the names are a few bytes, and building memmem's
+    // searcher for each of the twelve cost more than the search.
     !KEPT_DATA_ATTRIBUTES
         .iter()
-        .any(|k| memchr::memmem::find(&rest, k.as_bytes()).is_some())
+        .any(|k| rest.windows(k.len()).any(|w| w == k.as_bytes()))
 }
 
 /// Attributes of one tag beyond this many are left out. The tokenizer
