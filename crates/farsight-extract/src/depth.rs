@@ -688,9 +688,10 @@ fn skip_attrs_noting(
         let name_at = i;
         // Attribute name (a leading '=' belongs to it).
         i += 1;
-        while i < len && !is_space(bytes[i]) && !matches!(bytes[i], b'/' | b'>' | b'=') {
+        while i < len && !ENDS_NAME[usize::from(bytes[i])] {
             i += 1;
         }
+        let name_end = i;
         // A valueless attribute's span ends with its name: the spaces after
         // it lead the next attribute's span, and spans must not overlap.
         let mut span_end = i;
@@ -707,7 +708,7 @@ fn skip_attrs_noting(
                     i = memchr::memchr(q, &bytes[i + 1..]).map_or(len + 1, |p| i + 1 + p + 1);
                 }
                 _ => {
-                    while i < len && !is_space(bytes[i]) && bytes[i] != b'>' {
+                    while i < len && !ENDS_UNQUOTED[usize::from(bytes[i])] {
                         i += 1;
                     }
                 }
@@ -723,7 +724,7 @@ fn skip_attrs_noting(
                 spans.push((last_end, span_end));
             } else if name_at > 0
                 && is_space(bytes[name_at - 1])
-                && droppable_attr(&bytes[name_at..span_end])
+                && droppable_attr(&bytes[name_at..name_end.min(span_end)])
             {
                 // The next attribute may follow a quoted value without a
                 // space (`"simple"data-x`: browsers read two attributes,
@@ -772,15 +773,27 @@ pub(crate) const KEPT_DATA_ATTRIBUTES: [&str; 12] = [
     "role",
 ];
 
-/// Whether an attribute (`name=value` text) is one nothing downstream reads
-/// and the parser may skip: event handlers and `data-*` attributes (a tenth
-/// of a typical page's bytes) but [`KEPT_DATA_ATTRIBUTES`].
-fn droppable_attr(attr: &[u8]) -> bool {
-    let name_end = attr
-        .iter()
-        .position(|&c| c == b'=' || is_space(c))
-        .unwrap_or(attr.len());
-    let name = &attr[..name_end];
+/// The bytes that end an attribute's name: white space, `/`, `>`, `=`.
+/// A table, as the scan over every tag's attributes goes byte by byte.
+static ENDS_NAME: [bool; 256] = byte_set(b"\t\n\x0c\r /=>");
+
+/// The bytes that end an unquoted attribute value: white space, `>`.
+static ENDS_UNQUOTED: [bool; 256] = byte_set(b"\t\n\x0c\r >");
+
+const fn byte_set(members: &[u8]) -> [bool; 256] {
+    let mut set = [false; 256];
+    let mut i = 0;
+    while i < members.len() {
+        set[members[i] as usize] = true;
+        i += 1;
+    }
+    set
+}
+
+/// Whether an attribute, by its name, is one nothing downstream reads and
+/// the parser may skip: event handlers and `data-*` attributes (a tenth of
+/// a typical page's bytes) but [`KEPT_DATA_ATTRIBUTES`].
+fn droppable_attr(name: &[u8]) -> bool {
     if name.len() > 2 && name[..2].eq_ignore_ascii_case(b"on") {
         return true;
     }
