@@ -86,6 +86,8 @@ const TABLE_SCOPE: u8 = 16; // bounds table scope
 
 struct Entry<'a> {
     name: Cow<'a, str>,
+    /// The name's slot in `Sim::open_at`.
+    slot: usize,
     flags: u8,
     /// An SVG/MathML element where tags are not HTML's.
     foreign: bool,
@@ -101,6 +103,14 @@ struct Entry<'a> {
     listed: bool,
 }
 
+/// Names asked for at every tag, with their slots in `Sim::open_at`.
+const FIXED_SLOTS: [&str; 5] = ["p", "pre", "listing", "table", "noscript"];
+const P: usize = 0;
+const PRE: usize = 1;
+const LISTING: usize = 2;
+const TABLE: usize = 3;
+const NOSCRIPT: usize = 4;
+
 /// What a start tag opened.
 enum Opened {
     Plaintext,
@@ -112,8 +122,12 @@ struct Sim<'a> {
     html: &'a str,
     limit: usize,
     stack: Vec<Entry<'a>>,
-    // Stack positions by element name, and of each flag, innermost last.
-    by_name: FastMap<Cow<'a, str>, Vec<usize>>,
+    /// Each element name's slot in `open_at`, given when it is first
+    /// pushed ([`FIXED_SLOTS`] from the start): one lookup per tag, and
+    /// none to pop or to ask for the names checked at every tag.
+    by_name: FastMap<Cow<'a, str>, usize>,
+    // Stack positions by name slot, and of each flag, innermost last.
+    open_at: Vec<Vec<usize>>,
     by_flag: [Vec<usize>; 5],
     /// The rewritten page, once something had to be dropped.
     out: Option<String>,
@@ -141,7 +155,12 @@ impl<'a> Sim<'a> {
             html,
             limit,
             stack: Vec::new(),
-            by_name: FastMap::default(),
+            by_name: FIXED_SLOTS
+                .iter()
+                .enumerate()
+                .map(|(slot, &name)| (Cow::Borrowed(name), slot))
+                .collect(),
+            open_at: vec![Vec::new(); FIXED_SLOTS.len()],
             by_flag: Default::default(),
             out: None,
             copied: 0,
@@ -227,7 +246,7 @@ impl<'a> Sim<'a> {
                         Opened::Raw(Raw::Iframe)
                             if self.elide
                                 && self.copied <= lt
-                                && self.nearest("noscript").is_some() =>
+                                && self.nearest_in(NOSCRIPT).is_some() =>
                         {
                             frame_cut_by_noscript(bytes, close)
                         }
@@ -281,8 +300,8 @@ impl<'a> Sim<'a> {
             || from >= to
             || self.copied > from
             || self.in_foreign()
-            || self.nearest("pre").is_some()
-            || self.nearest("listing").is_some()
+            || self.nearest_in(PRE).is_some()
+            || self.nearest_in(LISTING).is_some()
             || !self.html.as_bytes()[from..to].iter().all(|&c| is_space(c))
         {
             return;
@@ -310,16 +329,22 @@ impl<'a> Sim<'a> {
     }
 
     fn nearest(&self, name: &str) -> Option<usize> {
-        self.by_name.get(name).and_then(|v| v.last().copied())
+        self.nearest_in(*self.by_name.get(name)?)
+    }
+
+    /// The innermost open element of the name in `slot`.
+    fn nearest_in(&self, slot: usize) -> Option<usize> {
+        self.open_at.get(slot).and_then(|v| v.last().copied())
     }
 
     /// Whether the nearest `name` has no element flagged `bound` above it.
     fn in_scope(&self, name: &str, bound: u8) -> Option<usize> {
-        let at = self.nearest(name)?;
-        match self.last_flag(bound) {
-            Some(b) if b > at => None,
-            _ => Some(at),
-        }
+        self.nearest(name).filter(|&at| self.scoped(at, bound))
+    }
+
+    /// Whether no element flagged `bound` is open above position `at`.
+    fn scoped(&self, at: usize, bound: u8) -> bool {
+        self.last_flag(bound).is_none_or(|b| b <= at)
     }
 
     /// Handles a start tag.
@@ -348,7 +373,7 @@ impl<'a> Sim<'a> {
         // Outside a table the parser ignores table parts (found by
         // fuzzing: counting them open let `</td>` "close" divs the parser
         // keeps open).
-        if is_table_part(n) && self.nearest("table").is_none() {
+        if is_table_part(n) && self.nearest_in(TABLE).is_none() {
             return Opened::Other;
         }
         // Text and most start tags reopen the formatting elements an
@@ -361,7 +386,9 @@ impl<'a> Sim<'a> {
             return Opened::Other;
         }
         if closes_p(n)
-            && let Some(at) = self.in_scope("p", BUTTON_SCOPE)
+            && let Some(at) = self
+                .nearest_in(P)
+                .filter(|&at| self.scoped(at, BUTTON_SCOPE))
         {
             self.pop_to(at);
         }
@@ -424,7 +451,7 @@ impl<'a> Sim<'a> {
 
     fn end_tag(&mut self, name: Cow<'a, str>, from: usize, to: usize) {
         let n: &str = &name;
-        if !self.in_foreign() && is_table_part(n) && self.nearest("table").is_none() {
+        if !self.in_foreign() && is_table_part(n) && self.nearest_in(TABLE).is_none() {
             return;
         }
         let at = if self.in_foreign() {
@@ -494,11 +521,12 @@ impl<'a> Sim<'a> {
         let tag = &self.html[from..to];
         let waiting = self.reopen.iter().filter(|t| **t == tag).count();
         let stack = &self.stack;
-        let mut open = self
-            .by_name
-            .get(name)
-            .into_iter()
-            .flatten()
+        let positions = match self.by_name.get(name) {
+            Some(&slot) => self.open_at.get(slot).map_or(&[][..], Vec::as_slice),
+            None => &[],
+        };
+        let mut open = positions
+            .iter()
             .copied()
             .filter(|&i| stack[i].listed && stack[i].tag == tag);
         let first_open = open.next();
@@ -554,10 +582,21 @@ impl<'a> Sim<'a> {
                 list.push(at);
             }
         }
-        self.by_name.entry(name.clone()).or_default().push(at);
+        let slot = match self.by_name.get(&*name) {
+            Some(&slot) => slot,
+            None => {
+                self.by_name.insert(name.clone(), self.open_at.len());
+                self.open_at.push(Vec::new());
+                self.open_at.len() - 1
+            }
+        };
+        if let Some(v) = self.open_at.get_mut(slot) {
+            v.push(at);
+        }
         let listed = !foreign && !dropped && is_formatting(&name);
         self.stack.push(Entry {
             name,
+            slot,
             flags,
             foreign,
             tag,
@@ -582,7 +621,7 @@ impl<'a> Sim<'a> {
             } else if !e.foreign && is_marker(&e.name) {
                 self.reopen.truncate(e.reopen_mark);
             }
-            if let Some(v) = self.by_name.get_mut(&e.name) {
+            if let Some(v) = self.open_at.get_mut(e.slot) {
                 v.pop();
             }
             for (bit, list) in self.by_flag.iter_mut().enumerate() {
