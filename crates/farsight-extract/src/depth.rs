@@ -660,12 +660,17 @@ impl<'a> Sim<'a> {
 /// The lower-cased tag name starting at `at`, and where it ends.
 pub(crate) fn tag_name(html: &str, at: usize) -> (Cow<'_, str>, usize) {
     let bytes = html.as_bytes();
-    let end = bytes[at..]
-        .iter()
-        .position(|&c| matches!(c, b'\t' | b'\n' | b'\x0c' | b'\r' | b' ' | b'/' | b'>'))
-        .map_or(bytes.len(), |p| at + p);
+    // One pass, noting capitals on the way (every tag of the page).
+    let mut end = at;
+    let mut upper = false;
+    while let Some(&c) = bytes.get(end)
+        && !ENDS_TAG_NAME[usize::from(c)]
+    {
+        upper |= c.is_ascii_uppercase();
+        end += 1;
+    }
     let raw = &html[at..end];
-    let name = if raw.bytes().any(|c| c.is_ascii_uppercase()) {
+    let name = if upper {
         Cow::Owned(raw.to_ascii_lowercase())
     } else {
         Cow::Borrowed(raw)
@@ -815,6 +820,9 @@ pub(crate) const KEPT_DATA_ATTRIBUTES: [&str; 12] = [
 /// The bytes that end an attribute's name: white space, `/`, `>`, `=`.
 /// A table, as the scan over every tag's attributes goes byte by byte.
 static ENDS_NAME: [bool; 256] = byte_set(b"\t\n\x0c\r /=>");
+
+/// The bytes that end a tag's name: white space, `/`, `>`.
+static ENDS_TAG_NAME: [bool; 256] = byte_set(b"\t\n\x0c\r />");
 
 /// The bytes that end an unquoted attribute value: white space, `>`.
 static ENDS_UNQUOTED: [bool; 256] = byte_set(b"\t\n\x0c\r >");
