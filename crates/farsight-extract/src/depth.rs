@@ -111,6 +111,40 @@ const LISTING: usize = 2;
 const TABLE: usize = 3;
 const NOSCRIPT: usize = 4;
 
+/// What the pass asks of an element name at each of its tags, worked out
+/// once per name (a slot's) instead of by string compares at every tag.
+#[derive(Clone, Copy, Default)]
+struct Class {
+    /// [`blank_between`].
+    blank: bool,
+    /// [`closes_p`].
+    closes_p: bool,
+    /// A start tag that opens nothing: void, or `html`, `head`, `body`.
+    ignored: bool,
+    /// [`is_formatting`].
+    formatting: bool,
+    /// [`is_table_part`].
+    table_part: bool,
+    /// [`is_marker`].
+    marker: bool,
+    /// [`flags_of`].
+    flags: u8,
+}
+
+impl Class {
+    fn of(name: &str) -> Class {
+        Class {
+            blank: blank_between(name),
+            closes_p: closes_p(name),
+            ignored: is_void(name) || matches!(name, "html" | "head" | "body"),
+            formatting: is_formatting(name),
+            table_part: is_table_part(name),
+            marker: is_marker(name),
+            flags: flags_of(name),
+        }
+    }
+}
+
 /// What a start tag opened.
 enum Opened {
     Plaintext,
@@ -128,6 +162,8 @@ struct Sim<'a> {
     by_name: FastMap<Cow<'a, str>, usize>,
     // Stack positions by name slot, and of each flag, innermost last.
     open_at: Vec<Vec<usize>>,
+    /// What each slot's name is, by slot (see [`Class`]).
+    classes: Vec<Class>,
     by_flag: [Vec<usize>; 5],
     /// The rewritten page, once something had to be dropped.
     out: Option<String>,
@@ -161,6 +197,7 @@ impl<'a> Sim<'a> {
                 .map(|(slot, &name)| (Cow::Borrowed(name), slot))
                 .collect(),
             open_at: vec![Vec::new(); FIXED_SLOTS.len()],
+            classes: FIXED_SLOTS.iter().map(|n| Class::of(n)).collect(),
             by_flag: Default::default(),
             out: None,
             copied: 0,
@@ -205,11 +242,12 @@ impl<'a> Sim<'a> {
                         if close > bytes.len() {
                             return; // An unfinished tag at the end is dropped.
                         }
-                        let block = blank_between(&name);
+                        let slot = self.slot(&name);
+                        let block = self.class(slot).blank;
                         if block && let Some(from) = last_block {
                             self.skip_blank(from, lt);
                         }
-                        self.end_tag(name, lt, close);
+                        self.end_tag(name, slot, lt, close);
                         i = close;
                         after_block = block.then_some(close);
                     }
@@ -234,11 +272,12 @@ impl<'a> Sim<'a> {
                         self.skip(lt, close);
                         continue;
                     }
-                    let block = blank_between(&name);
+                    let slot = self.slot(&name);
+                    let block = self.class(slot).blank;
                     if block && let Some(from) = last_block {
                         self.skip_blank(from, lt);
                     }
-                    let opened = self.start_tag(name, self_closing, lt, close);
+                    let opened = self.start_tag(name, slot, self_closing, lt, close);
                     // A frame in a `<noscript>` that the noscript's end
                     // closes (see `frame_cut_by_noscript`) goes with its
                     // text: a browser never shows either.
@@ -332,6 +371,28 @@ impl<'a> Sim<'a> {
         self.nearest_in(*self.by_name.get(name)?)
     }
 
+    /// The slot of the element name `name`, given it now if it has none.
+    fn slot(&mut self, name: &Cow<'a, str>) -> usize {
+        if let Some(&slot) = self.by_name.get(&**name) {
+            return slot;
+        }
+        let slot = self.open_at.len();
+        self.by_name.insert(name.clone(), slot);
+        self.open_at.push(Vec::new());
+        self.classes.push(Class::of(name));
+        slot
+    }
+
+    /// What the name in `slot` is (nothing for a slot never given).
+    fn class(&self, slot: usize) -> Class {
+        self.classes.get(slot).copied().unwrap_or_default()
+    }
+
+    /// [`Sim::in_scope`] for the name in `slot`.
+    fn in_scope_of(&self, slot: usize, bound: u8) -> Option<usize> {
+        self.nearest_in(slot).filter(|&at| self.scoped(at, bound))
+    }
+
     /// The innermost open element of the name in `slot`.
     fn nearest_in(&self, slot: usize) -> Option<usize> {
         self.open_at.get(slot).and_then(|v| v.last().copied())
@@ -351,6 +412,7 @@ impl<'a> Sim<'a> {
     fn start_tag(
         &mut self,
         name: Cow<'a, str>,
+        slot: usize,
         self_closing: bool,
         from: usize,
         to: usize,
@@ -359,7 +421,7 @@ impl<'a> Sim<'a> {
         if self.in_foreign() {
             if !breaks_foreign(n) {
                 if !self_closing {
-                    self.push(name, true, from, to);
+                    self.push(name, slot, true, from, to);
                 }
                 return Opened::Other;
             }
@@ -367,25 +429,26 @@ impl<'a> Sim<'a> {
                 self.pop_top();
             }
         }
-        if is_void(n) || matches!(n, "html" | "head" | "body") {
+        let class = self.class(slot);
+        if class.ignored {
             return Opened::Other;
         }
         // Outside a table the parser ignores table parts (found by
         // fuzzing: counting them open let `</td>` "close" divs the parser
         // keeps open).
-        if is_table_part(n) && self.nearest_in(TABLE).is_none() {
+        if class.table_part && self.nearest_in(TABLE).is_none() {
             return Opened::Other;
         }
         // Text and most start tags reopen the formatting elements an
         // earlier end closed; the blocks that close a paragraph do not.
-        if !closes_p(n) {
+        if !class.closes_p {
             self.reconstruct();
         }
-        if is_formatting(n) && self.formatting_start(n, from, to) {
+        if class.formatting && self.formatting_start(n, slot, from, to) {
             self.drop_tag(from, to, false);
             return Opened::Other;
         }
-        if closes_p(n)
+        if class.closes_p
             && let Some(at) = self
                 .nearest_in(P)
                 .filter(|&at| self.scoped(at, BUTTON_SCOPE))
@@ -425,7 +488,7 @@ impl<'a> Sim<'a> {
             None => Opened::Other,
         };
         let foreign = matches!(n, "svg" | "math");
-        self.push(name, foreign, from, to);
+        self.push(name, slot, foreign, from, to);
         opened
     }
 
@@ -449,38 +512,40 @@ impl<'a> Sim<'a> {
         }
     }
 
-    fn end_tag(&mut self, name: Cow<'a, str>, from: usize, to: usize) {
+    fn end_tag(&mut self, name: Cow<'a, str>, slot: usize, from: usize, to: usize) {
         let n: &str = &name;
-        if !self.in_foreign() && is_table_part(n) && self.nearest_in(TABLE).is_none() {
+        let class = self.class(slot);
+        if !self.in_foreign() && class.table_part && self.nearest_in(TABLE).is_none() {
             return;
         }
         let at = if self.in_foreign() {
-            self.nearest(n)
+            self.nearest_in(slot)
         } else if n == "form" {
             // The parser removes just the form and leaves what is open
             // inside it; unless the form is innermost, keep it open here.
-            self.nearest(n).filter(|&at| at + 1 == self.stack.len())
+            self.nearest_in(slot)
+                .filter(|&at| at + 1 == self.stack.len())
         } else if is_heading(n) {
             ["h1", "h2", "h3", "h4", "h5", "h6"]
                 .iter()
                 .filter_map(|h| self.in_scope(h, SCOPE))
                 .max()
         } else if n == "p" {
-            self.in_scope(n, BUTTON_SCOPE)
+            self.in_scope_of(slot, BUTTON_SCOPE)
         } else if n == "li" {
-            self.in_scope(n, SCOPE).filter(|&at| {
+            self.in_scope_of(slot, SCOPE).filter(|&at| {
                 ["ol", "ul"]
                     .iter()
                     .filter_map(|l| self.nearest(l))
                     .all(|l| l < at)
             })
-        } else if flags_of(n) & SPECIAL != 0 {
-            self.in_scope(n, SCOPE)
+        } else if class.flags & SPECIAL != 0 {
+            self.in_scope_of(slot, SCOPE)
         } else {
             // Other end tags stop at a special element; for formatting
             // elements that would run the adoption agency, which we do not
             // model: keeping them open only overestimates the depth.
-            self.in_scope(n, SPECIAL)
+            self.in_scope_of(slot, SPECIAL)
         };
         let Some(at) = at else {
             // A formatting end tag without its element open removes the
@@ -511,7 +576,7 @@ impl<'a> Sim<'a> {
     /// most three identical tags are kept ("Noah's Ark"). Whether the tag
     /// must be left out: open elements and those awaiting reopening reach
     /// the cap. Leaving out a formatting tag loses no text.
-    fn formatting_start(&mut self, name: &str, from: usize, to: usize) -> bool {
+    fn formatting_start(&mut self, name: &str, slot: usize, from: usize, to: usize) -> bool {
         if name == "a" {
             self.reopen.retain(|t| tag_name(t, 1).0 != "a");
         }
@@ -521,10 +586,7 @@ impl<'a> Sim<'a> {
         let tag = &self.html[from..to];
         let waiting = self.reopen.iter().filter(|t| **t == tag).count();
         let stack = &self.stack;
-        let positions = match self.by_name.get(name) {
-            Some(&slot) => self.open_at.get(slot).map_or(&[][..], Vec::as_slice),
-            None => &[],
-        };
+        let positions = self.open_at.get(slot).map_or(&[][..], Vec::as_slice);
         let mut open = positions
             .iter()
             .copied()
@@ -545,7 +607,7 @@ impl<'a> Sim<'a> {
         self.stack.len() + self.reopen.len() >= self.limit
     }
 
-    fn push(&mut self, name: Cow<'a, str>, foreign: bool, from: usize, to: usize) {
+    fn push(&mut self, name: Cow<'a, str>, slot: usize, foreign: bool, from: usize, to: usize) {
         let at = self.stack.len();
         // Raw-text and plaintext elements keep their tags: without them
         // their text would be read as markup.
@@ -555,7 +617,7 @@ impl<'a> Sim<'a> {
             self.drop_tag(from, to, is_block(&name));
         }
         let tag = &self.html[from..to.min(self.html.len())];
-        self.push_entry(name, foreign, tag, dropped);
+        self.push_entry(name, slot, foreign, tag, dropped);
     }
 
     /// The formatting elements awaiting reopening, reopened (the parser's
@@ -564,14 +626,23 @@ impl<'a> Sim<'a> {
     fn reconstruct(&mut self) {
         for tag in std::mem::take(&mut self.reopen) {
             let (name, _) = tag_name(tag, 1);
-            self.push_entry(name, false, tag, false);
+            let slot = self.slot(&name);
+            self.push_entry(name, slot, false, tag, false);
         }
     }
 
-    fn push_entry(&mut self, name: Cow<'a, str>, foreign: bool, tag: &'a str, dropped: bool) {
+    fn push_entry(
+        &mut self,
+        name: Cow<'a, str>,
+        slot: usize,
+        foreign: bool,
+        tag: &'a str,
+        dropped: bool,
+    ) {
         let at = self.stack.len();
+        let class = self.class(slot);
         let flags = if !foreign {
-            flags_of(&name)
+            class.flags
         } else if integration_point(&name) {
             SCOPE | BUTTON_SCOPE
         } else {
@@ -582,18 +653,10 @@ impl<'a> Sim<'a> {
                 list.push(at);
             }
         }
-        let slot = match self.by_name.get(&*name) {
-            Some(&slot) => slot,
-            None => {
-                self.by_name.insert(name.clone(), self.open_at.len());
-                self.open_at.push(Vec::new());
-                self.open_at.len() - 1
-            }
-        };
         if let Some(v) = self.open_at.get_mut(slot) {
             v.push(at);
         }
-        let listed = !foreign && !dropped && is_formatting(&name);
+        let listed = !foreign && !dropped && class.formatting;
         self.stack.push(Entry {
             name,
             slot,
@@ -618,7 +681,7 @@ impl<'a> Sim<'a> {
             let idx = self.stack.len();
             if e.listed {
                 self.reopen.push(e.tag);
-            } else if !e.foreign && is_marker(&e.name) {
+            } else if !e.foreign && self.class(e.slot).marker {
                 self.reopen.truncate(e.reopen_mark);
             }
             if let Some(v) = self.open_at.get_mut(e.slot) {
