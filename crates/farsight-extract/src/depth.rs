@@ -111,6 +111,20 @@ const LISTING: usize = 2;
 const TABLE: usize = 3;
 const NOSCRIPT: usize = 4;
 
+/// A name of at most seven bytes as one word: its bytes, and its length in
+/// the top byte (so no two names share a key). `None` for longer names.
+fn short_key(name: &str) -> Option<u64> {
+    let bytes = name.as_bytes();
+    if bytes.len() > 7 {
+        return None;
+    }
+    let mut key = (bytes.len() as u64) << 56;
+    for (i, &c) in bytes.iter().enumerate() {
+        key |= u64::from(c) << (8 * i);
+    }
+    Some(key)
+}
+
 /// What the pass asks of an element name at each of its tags, worked out
 /// once per name (a slot's) instead of by string compares at every tag.
 #[derive(Clone, Copy, Default)]
@@ -160,6 +174,9 @@ struct Sim<'a> {
     /// pushed ([`FIXED_SLOTS`] from the start): one lookup per tag, and
     /// none to pop or to ask for the names checked at every tag.
     by_name: FastMap<Cow<'a, str>, usize>,
+    /// The same slots for names of at most seven bytes (nearly every tag),
+    /// by [`short_key`]: hashing one word, with no string to compare.
+    by_short: FastMap<u64, usize>,
     // Stack positions by name slot, and of each flag, innermost last.
     open_at: Vec<Vec<usize>>,
     /// What each slot's name is, by slot (see [`Class`]).
@@ -195,6 +212,11 @@ impl<'a> Sim<'a> {
                 .iter()
                 .enumerate()
                 .map(|(slot, &name)| (Cow::Borrowed(name), slot))
+                .collect(),
+            by_short: FIXED_SLOTS
+                .iter()
+                .enumerate()
+                .filter_map(|(slot, name)| Some((short_key(name)?, slot)))
                 .collect(),
             open_at: vec![Vec::new(); FIXED_SLOTS.len()],
             classes: FIXED_SLOTS.iter().map(|n| Class::of(n)).collect(),
@@ -372,12 +394,23 @@ impl<'a> Sim<'a> {
     }
 
     /// The slot of the element name `name`, given it now if it has none.
+    // A `Cow`, not a `&str`: a new name is kept as it came, a borrowed
+    // one without a copy.
+    #[allow(clippy::ptr_arg)]
     fn slot(&mut self, name: &Cow<'a, str>) -> usize {
-        if let Some(&slot) = self.by_name.get(&**name) {
+        let short = short_key(name);
+        let known = match short {
+            Some(key) => self.by_short.get(&key),
+            None => self.by_name.get(&**name),
+        };
+        if let Some(&slot) = known {
             return slot;
         }
         let slot = self.open_at.len();
         self.by_name.insert(name.clone(), slot);
+        if let Some(key) = short {
+            self.by_short.insert(key, slot);
+        }
         self.open_at.push(Vec::new());
         self.classes.push(Class::of(name));
         slot
