@@ -86,6 +86,8 @@ const TABLE_SCOPE: u8 = 16; // bounds table scope
 
 struct Entry<'a> {
     name: Cow<'a, str>,
+    /// The name's slot in `Sim::open_at`.
+    slot: usize,
     flags: u8,
     /// An SVG/MathML element where tags are not HTML's.
     foreign: bool,
@@ -101,6 +103,62 @@ struct Entry<'a> {
     listed: bool,
 }
 
+/// Names asked for at every tag, with their slots in `Sim::open_at`.
+const FIXED_SLOTS: [&str; 5] = ["p", "pre", "listing", "table", "noscript"];
+const P: usize = 0;
+const PRE: usize = 1;
+const LISTING: usize = 2;
+const TABLE: usize = 3;
+const NOSCRIPT: usize = 4;
+
+/// A name of at most seven bytes as one word: its bytes, and its length in
+/// the top byte (so no two names share a key). `None` for longer names.
+fn short_key(name: &str) -> Option<u64> {
+    let bytes = name.as_bytes();
+    if bytes.len() > 7 {
+        return None;
+    }
+    let mut key = (bytes.len() as u64) << 56;
+    for (i, &c) in bytes.iter().enumerate() {
+        key |= u64::from(c) << (8 * i);
+    }
+    Some(key)
+}
+
+/// What the pass asks of an element name at each of its tags, worked out
+/// once per name (a slot's) instead of by string compares at every tag.
+#[derive(Clone, Copy, Default)]
+struct Class {
+    /// [`blank_between`].
+    blank: bool,
+    /// [`closes_p`].
+    closes_p: bool,
+    /// A start tag that opens nothing: void, or `html`, `head`, `body`.
+    ignored: bool,
+    /// [`is_formatting`].
+    formatting: bool,
+    /// [`is_table_part`].
+    table_part: bool,
+    /// [`is_marker`].
+    marker: bool,
+    /// [`flags_of`].
+    flags: u8,
+}
+
+impl Class {
+    fn of(name: &str) -> Class {
+        Class {
+            blank: blank_between(name),
+            closes_p: closes_p(name),
+            ignored: is_void(name) || matches!(name, "html" | "head" | "body"),
+            formatting: is_formatting(name),
+            table_part: is_table_part(name),
+            marker: is_marker(name),
+            flags: flags_of(name),
+        }
+    }
+}
+
 /// What a start tag opened.
 enum Opened {
     Plaintext,
@@ -112,8 +170,17 @@ struct Sim<'a> {
     html: &'a str,
     limit: usize,
     stack: Vec<Entry<'a>>,
-    // Stack positions by element name, and of each flag, innermost last.
-    by_name: FastMap<Cow<'a, str>, Vec<usize>>,
+    /// Each element name's slot in `open_at`, given when it is first
+    /// pushed ([`FIXED_SLOTS`] from the start): one lookup per tag, and
+    /// none to pop or to ask for the names checked at every tag.
+    by_name: FastMap<Cow<'a, str>, usize>,
+    /// The same slots for names of at most seven bytes (nearly every tag),
+    /// by [`short_key`]: hashing one word, with no string to compare.
+    by_short: FastMap<u64, usize>,
+    // Stack positions by name slot, and of each flag, innermost last.
+    open_at: Vec<Vec<usize>>,
+    /// What each slot's name is, by slot (see [`Class`]).
+    classes: Vec<Class>,
     by_flag: [Vec<usize>; 5],
     /// The rewritten page, once something had to be dropped.
     out: Option<String>,
@@ -141,7 +208,18 @@ impl<'a> Sim<'a> {
             html,
             limit,
             stack: Vec::new(),
-            by_name: FastMap::default(),
+            by_name: FIXED_SLOTS
+                .iter()
+                .enumerate()
+                .map(|(slot, &name)| (Cow::Borrowed(name), slot))
+                .collect(),
+            by_short: FIXED_SLOTS
+                .iter()
+                .enumerate()
+                .filter_map(|(slot, name)| Some((short_key(name)?, slot)))
+                .collect(),
+            open_at: vec![Vec::new(); FIXED_SLOTS.len()],
+            classes: FIXED_SLOTS.iter().map(|n| Class::of(n)).collect(),
             by_flag: Default::default(),
             out: None,
             copied: 0,
@@ -186,11 +264,12 @@ impl<'a> Sim<'a> {
                         if close > bytes.len() {
                             return; // An unfinished tag at the end is dropped.
                         }
-                        let block = blank_between(&name);
+                        let slot = self.slot(&name);
+                        let block = self.class(slot).blank;
                         if block && let Some(from) = last_block {
                             self.skip_blank(from, lt);
                         }
-                        self.end_tag(name, lt, close);
+                        self.end_tag(name, slot, lt, close);
                         i = close;
                         after_block = block.then_some(close);
                     }
@@ -215,11 +294,12 @@ impl<'a> Sim<'a> {
                         self.skip(lt, close);
                         continue;
                     }
-                    let block = blank_between(&name);
+                    let slot = self.slot(&name);
+                    let block = self.class(slot).blank;
                     if block && let Some(from) = last_block {
                         self.skip_blank(from, lt);
                     }
-                    let opened = self.start_tag(name, self_closing, lt, close);
+                    let opened = self.start_tag(name, slot, self_closing, lt, close);
                     // A frame in a `<noscript>` that the noscript's end
                     // closes (see `frame_cut_by_noscript`) goes with its
                     // text: a browser never shows either.
@@ -227,7 +307,7 @@ impl<'a> Sim<'a> {
                         Opened::Raw(Raw::Iframe)
                             if self.elide
                                 && self.copied <= lt
-                                && self.nearest("noscript").is_some() =>
+                                && self.nearest_in(NOSCRIPT).is_some() =>
                         {
                             frame_cut_by_noscript(bytes, close)
                         }
@@ -281,8 +361,8 @@ impl<'a> Sim<'a> {
             || from >= to
             || self.copied > from
             || self.in_foreign()
-            || self.nearest("pre").is_some()
-            || self.nearest("listing").is_some()
+            || self.nearest_in(PRE).is_some()
+            || self.nearest_in(LISTING).is_some()
             || !self.html.as_bytes()[from..to].iter().all(|&c| is_space(c))
         {
             return;
@@ -310,22 +390,62 @@ impl<'a> Sim<'a> {
     }
 
     fn nearest(&self, name: &str) -> Option<usize> {
-        self.by_name.get(name).and_then(|v| v.last().copied())
+        self.nearest_in(*self.by_name.get(name)?)
+    }
+
+    /// The slot of the element name `name`, given it now if it has none.
+    // A `Cow`, not a `&str`: a new name is kept as it came, a borrowed
+    // one without a copy.
+    #[allow(clippy::ptr_arg)]
+    fn slot(&mut self, name: &Cow<'a, str>) -> usize {
+        let short = short_key(name);
+        let known = match short {
+            Some(key) => self.by_short.get(&key),
+            None => self.by_name.get(&**name),
+        };
+        if let Some(&slot) = known {
+            return slot;
+        }
+        let slot = self.open_at.len();
+        self.by_name.insert(name.clone(), slot);
+        if let Some(key) = short {
+            self.by_short.insert(key, slot);
+        }
+        self.open_at.push(Vec::new());
+        self.classes.push(Class::of(name));
+        slot
+    }
+
+    /// What the name in `slot` is (nothing for a slot never given).
+    fn class(&self, slot: usize) -> Class {
+        self.classes.get(slot).copied().unwrap_or_default()
+    }
+
+    /// [`Sim::in_scope`] for the name in `slot`.
+    fn in_scope_of(&self, slot: usize, bound: u8) -> Option<usize> {
+        self.nearest_in(slot).filter(|&at| self.scoped(at, bound))
+    }
+
+    /// The innermost open element of the name in `slot`.
+    fn nearest_in(&self, slot: usize) -> Option<usize> {
+        self.open_at.get(slot).and_then(|v| v.last().copied())
     }
 
     /// Whether the nearest `name` has no element flagged `bound` above it.
     fn in_scope(&self, name: &str, bound: u8) -> Option<usize> {
-        let at = self.nearest(name)?;
-        match self.last_flag(bound) {
-            Some(b) if b > at => None,
-            _ => Some(at),
-        }
+        self.nearest(name).filter(|&at| self.scoped(at, bound))
+    }
+
+    /// Whether no element flagged `bound` is open above position `at`.
+    fn scoped(&self, at: usize, bound: u8) -> bool {
+        self.last_flag(bound).is_none_or(|b| b <= at)
     }
 
     /// Handles a start tag.
     fn start_tag(
         &mut self,
         name: Cow<'a, str>,
+        slot: usize,
         self_closing: bool,
         from: usize,
         to: usize,
@@ -334,7 +454,7 @@ impl<'a> Sim<'a> {
         if self.in_foreign() {
             if !breaks_foreign(n) {
                 if !self_closing {
-                    self.push(name, true, from, to);
+                    self.push(name, slot, true, from, to);
                 }
                 return Opened::Other;
             }
@@ -342,26 +462,29 @@ impl<'a> Sim<'a> {
                 self.pop_top();
             }
         }
-        if is_void(n) || matches!(n, "html" | "head" | "body") {
+        let class = self.class(slot);
+        if class.ignored {
             return Opened::Other;
         }
         // Outside a table the parser ignores table parts (found by
         // fuzzing: counting them open let `</td>` "close" divs the parser
         // keeps open).
-        if is_table_part(n) && self.nearest("table").is_none() {
+        if class.table_part && self.nearest_in(TABLE).is_none() {
             return Opened::Other;
         }
         // Text and most start tags reopen the formatting elements an
         // earlier end closed; the blocks that close a paragraph do not.
-        if !closes_p(n) {
+        if !class.closes_p {
             self.reconstruct();
         }
-        if is_formatting(n) && self.formatting_start(n, from, to) {
+        if class.formatting && self.formatting_start(n, slot, from, to) {
             self.drop_tag(from, to, false);
             return Opened::Other;
         }
-        if closes_p(n)
-            && let Some(at) = self.in_scope("p", BUTTON_SCOPE)
+        if class.closes_p
+            && let Some(at) = self
+                .nearest_in(P)
+                .filter(|&at| self.scoped(at, BUTTON_SCOPE))
         {
             self.pop_to(at);
         }
@@ -398,7 +521,7 @@ impl<'a> Sim<'a> {
             None => Opened::Other,
         };
         let foreign = matches!(n, "svg" | "math");
-        self.push(name, foreign, from, to);
+        self.push(name, slot, foreign, from, to);
         opened
     }
 
@@ -422,38 +545,40 @@ impl<'a> Sim<'a> {
         }
     }
 
-    fn end_tag(&mut self, name: Cow<'a, str>, from: usize, to: usize) {
+    fn end_tag(&mut self, name: Cow<'a, str>, slot: usize, from: usize, to: usize) {
         let n: &str = &name;
-        if !self.in_foreign() && is_table_part(n) && self.nearest("table").is_none() {
+        let class = self.class(slot);
+        if !self.in_foreign() && class.table_part && self.nearest_in(TABLE).is_none() {
             return;
         }
         let at = if self.in_foreign() {
-            self.nearest(n)
+            self.nearest_in(slot)
         } else if n == "form" {
             // The parser removes just the form and leaves what is open
             // inside it; unless the form is innermost, keep it open here.
-            self.nearest(n).filter(|&at| at + 1 == self.stack.len())
+            self.nearest_in(slot)
+                .filter(|&at| at + 1 == self.stack.len())
         } else if is_heading(n) {
             ["h1", "h2", "h3", "h4", "h5", "h6"]
                 .iter()
                 .filter_map(|h| self.in_scope(h, SCOPE))
                 .max()
         } else if n == "p" {
-            self.in_scope(n, BUTTON_SCOPE)
+            self.in_scope_of(slot, BUTTON_SCOPE)
         } else if n == "li" {
-            self.in_scope(n, SCOPE).filter(|&at| {
+            self.in_scope_of(slot, SCOPE).filter(|&at| {
                 ["ol", "ul"]
                     .iter()
                     .filter_map(|l| self.nearest(l))
                     .all(|l| l < at)
             })
-        } else if flags_of(n) & SPECIAL != 0 {
-            self.in_scope(n, SCOPE)
+        } else if class.flags & SPECIAL != 0 {
+            self.in_scope_of(slot, SCOPE)
         } else {
             // Other end tags stop at a special element; for formatting
             // elements that would run the adoption agency, which we do not
             // model: keeping them open only overestimates the depth.
-            self.in_scope(n, SPECIAL)
+            self.in_scope_of(slot, SPECIAL)
         };
         let Some(at) = at else {
             // A formatting end tag without its element open removes the
@@ -484,7 +609,7 @@ impl<'a> Sim<'a> {
     /// most three identical tags are kept ("Noah's Ark"). Whether the tag
     /// must be left out: open elements and those awaiting reopening reach
     /// the cap. Leaving out a formatting tag loses no text.
-    fn formatting_start(&mut self, name: &str, from: usize, to: usize) -> bool {
+    fn formatting_start(&mut self, name: &str, slot: usize, from: usize, to: usize) -> bool {
         if name == "a" {
             self.reopen.retain(|t| tag_name(t, 1).0 != "a");
         }
@@ -494,11 +619,9 @@ impl<'a> Sim<'a> {
         let tag = &self.html[from..to];
         let waiting = self.reopen.iter().filter(|t| **t == tag).count();
         let stack = &self.stack;
-        let mut open = self
-            .by_name
-            .get(name)
-            .into_iter()
-            .flatten()
+        let positions = self.open_at.get(slot).map_or(&[][..], Vec::as_slice);
+        let mut open = positions
+            .iter()
             .copied()
             .filter(|&i| stack[i].listed && stack[i].tag == tag);
         let first_open = open.next();
@@ -517,7 +640,7 @@ impl<'a> Sim<'a> {
         self.stack.len() + self.reopen.len() >= self.limit
     }
 
-    fn push(&mut self, name: Cow<'a, str>, foreign: bool, from: usize, to: usize) {
+    fn push(&mut self, name: Cow<'a, str>, slot: usize, foreign: bool, from: usize, to: usize) {
         let at = self.stack.len();
         // Raw-text and plaintext elements keep their tags: without them
         // their text would be read as markup.
@@ -527,7 +650,7 @@ impl<'a> Sim<'a> {
             self.drop_tag(from, to, is_block(&name));
         }
         let tag = &self.html[from..to.min(self.html.len())];
-        self.push_entry(name, foreign, tag, dropped);
+        self.push_entry(name, slot, foreign, tag, dropped);
     }
 
     /// The formatting elements awaiting reopening, reopened (the parser's
@@ -536,14 +659,23 @@ impl<'a> Sim<'a> {
     fn reconstruct(&mut self) {
         for tag in std::mem::take(&mut self.reopen) {
             let (name, _) = tag_name(tag, 1);
-            self.push_entry(name, false, tag, false);
+            let slot = self.slot(&name);
+            self.push_entry(name, slot, false, tag, false);
         }
     }
 
-    fn push_entry(&mut self, name: Cow<'a, str>, foreign: bool, tag: &'a str, dropped: bool) {
+    fn push_entry(
+        &mut self,
+        name: Cow<'a, str>,
+        slot: usize,
+        foreign: bool,
+        tag: &'a str,
+        dropped: bool,
+    ) {
         let at = self.stack.len();
+        let class = self.class(slot);
         let flags = if !foreign {
-            flags_of(&name)
+            class.flags
         } else if integration_point(&name) {
             SCOPE | BUTTON_SCOPE
         } else {
@@ -554,10 +686,13 @@ impl<'a> Sim<'a> {
                 list.push(at);
             }
         }
-        self.by_name.entry(name.clone()).or_default().push(at);
-        let listed = !foreign && !dropped && is_formatting(&name);
+        if let Some(v) = self.open_at.get_mut(slot) {
+            v.push(at);
+        }
+        let listed = !foreign && !dropped && class.formatting;
         self.stack.push(Entry {
             name,
+            slot,
             flags,
             foreign,
             tag,
@@ -579,10 +714,10 @@ impl<'a> Sim<'a> {
             let idx = self.stack.len();
             if e.listed {
                 self.reopen.push(e.tag);
-            } else if !e.foreign && is_marker(&e.name) {
+            } else if !e.foreign && self.class(e.slot).marker {
                 self.reopen.truncate(e.reopen_mark);
             }
-            if let Some(v) = self.by_name.get_mut(&e.name) {
+            if let Some(v) = self.open_at.get_mut(e.slot) {
                 v.pop();
             }
             for (bit, list) in self.by_flag.iter_mut().enumerate() {
@@ -621,12 +756,17 @@ impl<'a> Sim<'a> {
 /// The lower-cased tag name starting at `at`, and where it ends.
 pub(crate) fn tag_name(html: &str, at: usize) -> (Cow<'_, str>, usize) {
     let bytes = html.as_bytes();
-    let end = bytes[at..]
-        .iter()
-        .position(|&c| matches!(c, b'\t' | b'\n' | b'\x0c' | b'\r' | b' ' | b'/' | b'>'))
-        .map_or(bytes.len(), |p| at + p);
+    // One pass, noting capitals on the way (every tag of the page).
+    let mut end = at;
+    let mut upper = false;
+    while let Some(&c) = bytes.get(end)
+        && !ENDS_TAG_NAME[usize::from(c)]
+    {
+        upper |= c.is_ascii_uppercase();
+        end += 1;
+    }
     let raw = &html[at..end];
-    let name = if raw.bytes().any(|c| c.is_ascii_uppercase()) {
+    let name = if upper {
         Cow::Owned(raw.to_ascii_lowercase())
     } else {
         Cow::Borrowed(raw)
@@ -666,7 +806,20 @@ fn skip_attrs_noting(
                 continue;
             }
             c if is_space(c) => {
-                i += 1;
+                let from = i;
+                while i < len && is_space(bytes[i]) {
+                    i += 1;
+                }
+                // Between attributes one space separates as well as many,
+                // and the tokenizer steps through each (pretty-printed
+                // tags, a sixtieth of a page's bytes): all but the last go.
+                // Not past the attribute limit, whose spans start here.
+                if i - from > 1
+                    && count < MAX_ATTRIBUTES
+                    && let Some(spans) = droppable.as_deref_mut()
+                {
+                    spans.push((from, i - 1));
+                }
                 continue;
             }
             _ => {}
@@ -675,9 +828,10 @@ fn skip_attrs_noting(
         let name_at = i;
         // Attribute name (a leading '=' belongs to it).
         i += 1;
-        while i < len && !is_space(bytes[i]) && !matches!(bytes[i], b'/' | b'>' | b'=') {
+        while i < len && !ENDS_NAME[usize::from(bytes[i])] {
             i += 1;
         }
+        let name_end = i;
         // A valueless attribute's span ends with its name: the spaces after
         // it lead the next attribute's span, and spans must not overlap.
         let mut span_end = i;
@@ -694,7 +848,7 @@ fn skip_attrs_noting(
                     i = memchr::memchr(q, &bytes[i + 1..]).map_or(len + 1, |p| i + 1 + p + 1);
                 }
                 _ => {
-                    while i < len && !is_space(bytes[i]) && bytes[i] != b'>' {
+                    while i < len && !ENDS_UNQUOTED[usize::from(bytes[i])] {
                         i += 1;
                     }
                 }
@@ -710,7 +864,7 @@ fn skip_attrs_noting(
                 spans.push((last_end, span_end));
             } else if name_at > 0
                 && is_space(bytes[name_at - 1])
-                && droppable_attr(&bytes[name_at..span_end])
+                && droppable_attr(&bytes[name_at..name_end.min(span_end)])
             {
                 // The next attribute may follow a quoted value without a
                 // space (`"simple"data-x`: browsers read two attributes,
@@ -759,15 +913,30 @@ pub(crate) const KEPT_DATA_ATTRIBUTES: [&str; 12] = [
     "role",
 ];
 
-/// Whether an attribute (`name=value` text) is one nothing downstream reads
-/// and the parser may skip: event handlers and `data-*` attributes (a tenth
-/// of a typical page's bytes) but [`KEPT_DATA_ATTRIBUTES`].
-fn droppable_attr(attr: &[u8]) -> bool {
-    let name_end = attr
-        .iter()
-        .position(|&c| c == b'=' || is_space(c))
-        .unwrap_or(attr.len());
-    let name = &attr[..name_end];
+/// The bytes that end an attribute's name: white space, `/`, `>`, `=`.
+/// A table, as the scan over every tag's attributes goes byte by byte.
+static ENDS_NAME: [bool; 256] = byte_set(b"\t\n\x0c\r /=>");
+
+/// The bytes that end a tag's name: white space, `/`, `>`.
+static ENDS_TAG_NAME: [bool; 256] = byte_set(b"\t\n\x0c\r />");
+
+/// The bytes that end an unquoted attribute value: white space, `>`.
+static ENDS_UNQUOTED: [bool; 256] = byte_set(b"\t\n\x0c\r >");
+
+const fn byte_set(members: &[u8]) -> [bool; 256] {
+    let mut set = [false; 256];
+    let mut i = 0;
+    while i < members.len() {
+        set[members[i] as usize] = true;
+        i += 1;
+    }
+    set
+}
+
+/// Whether an attribute, by its name, is one nothing downstream reads and
+/// the parser may skip: event handlers and `data-*` attributes (a tenth of
+/// a typical page's bytes) but [`KEPT_DATA_ATTRIBUTES`].
+fn droppable_attr(name: &[u8]) -> bool {
     if name.len() > 2 && name[..2].eq_ignore_ascii_case(b"on") {
         return true;
     }
@@ -775,9 +944,11 @@ fn droppable_attr(attr: &[u8]) -> bool {
         return false;
     }
     let rest = name[5..].to_ascii_lowercase();
+    // A plain scan: the names are a few bytes, and building memmem's
+    // searcher for each of the twelve cost more than the search.
     !KEPT_DATA_ATTRIBUTES
         .iter()
-        .any(|k| memchr::memmem::find(&rest, k.as_bytes()).is_some())
+        .any(|k| rest.windows(k.len()).any(|w| w == k.as_bytes()))
 }
 
 /// Attributes of one tag beyond this many are left out. The tokenizer
@@ -1518,6 +1689,18 @@ mod tests {
         assert_eq!(
             prepare("<p data-a='1'data-b='2' id=i>t</p>", MAX_DEPTH, true),
             "<p data-b='2' id=i>t</p>"
+        );
+    }
+
+    #[test]
+    fn runs_of_space_between_attributes_shrink_to_one() {
+        let html = "<div\n    class=\"a b\"\n    data-x=1\n\n  id=c  >x  y</div><br   />";
+        let out = prepare(html, MAX_DEPTH, true);
+        assert_eq!(out, "<div class=\"a b\" id=c >x  y</div><br />");
+        // The parser reads the same tree as from one space each.
+        assert_eq!(
+            crate::parse::parse(&out).html(),
+            crate::parse::parse("<div class=\"a b\" id=c>x  y</div><br/>").html()
         );
     }
 
