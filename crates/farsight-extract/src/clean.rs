@@ -2,6 +2,8 @@
 
 use dom_query::{Document, Element, NodeData, NodeId, NodeRef};
 use html5ever::local_name;
+use memchr::memmem::Finder;
+use std::sync::LazyLock;
 
 use crate::consent::Notices;
 use crate::words::Words;
@@ -458,8 +460,13 @@ fn mentions_hiding(class: &str) -> bool {
     memchr::memchr2_iter(b'h', b'H', b).any(|i| {
         b.get(i + 1..i + 3)
             .is_some_and(|r| r.eq_ignore_ascii_case(b"id"))
-    }) || memchr::memmem::find(b, b"-none").is_some()
+    }) || NONE_SUFFIX.find(b).is_some()
 }
+
+/// The search for Bootstrap's `-none` in [`mentions_hiding`], built once:
+/// `memmem::find` builds a searcher for every class of 64 bytes or more
+/// (Tailwind's), which cost more than the search.
+static NONE_SUFFIX: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new("-none"));
 
 /// Whether a utility class hides the element from everyone on a desktop
 /// page ([`HIDDEN_BY_CLASS`]: `hide`, `d-none`, `is-hidden`, not shown again

@@ -18,6 +18,8 @@
 
 use dom_query::{Element, NodeRef};
 use html5ever::{LocalName, local_name};
+use memchr::memmem::Finder;
+use std::sync::LazyLock;
 
 use crate::words::parts;
 use crate::words::tables::{
@@ -40,6 +42,11 @@ const NOTICE_PHRASES: [&str; 12] = [
     "utilizamos cookies",
     "utilizziamo i cookie",
 ];
+
+/// The search for "ookie" (Cookie, cookie) that every text node of the
+/// page goes through in [`Notices::worded_notice`], built once:
+/// `memmem::find` builds a searcher for each text of 64 bytes or more.
+static OOKIE: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new("ookie"));
 
 /// What the choice a notice offers says, lower-cased and trimmed.
 const CHOICES: [&str; 22] = [
@@ -128,7 +135,7 @@ impl Notices {
         if self.worded_tries == 0 {
             return None;
         }
-        let said = memchr::memmem::find(contents.as_bytes(), b"ookie").is_some() && {
+        let said = OOKIE.find(contents.as_bytes()).is_some() && {
             let lower = contents.to_lowercase();
             NOTICE_PHRASES.iter().any(|p| lower.contains(p))
         };
