@@ -25,7 +25,9 @@ pub(super) struct Index {
     singles: FastMap<&'static [u8], Word>,
     /// The entries of [`How::Fragment`] tables by their first byte: a value
     /// is read once, each of its bytes looking only at the entries that
-    /// start with it. Class and id values are short, where a searcher per
+    /// start with it. Each list is in the order of the entries' second
+    /// bytes (a one-byte entry first): a byte looks only at the run of
+    /// entries whose second byte is the next one's. Class and id values are short, where a searcher per
     /// entry (or an automaton) costs more to start than the whole scan.
     by_first: Vec<Vec<(&'static [u8], u64)>>,
     /// The first two bytes of the fragment entries, one bit per pair
@@ -127,6 +129,9 @@ impl Index {
         }
         if index.shortest == usize::MAX {
             index.shortest = 0;
+        }
+        for list in &mut index.by_first {
+            list.sort_by_key(|(e, _)| e.get(1).copied());
         }
         if how == How::Fragment && index.shortest >= SKIP_FROM {
             index.shifts = index.skips();
@@ -249,12 +254,21 @@ impl Index {
             return mask;
         }
         let first = b.to_ascii_lowercase();
-        if v.get(i + 1)
-            .is_some_and(|second| !self.has_pair(first, second.to_ascii_lowercase()))
-        {
+        let second = v.get(i + 1).map(u8::to_ascii_lowercase);
+        if second.is_some_and(|second| !self.has_pair(first, second)) {
             return mask;
         }
         for (e, bit) in &self.by_first[usize::from(first)] {
+            // In the order of their second bytes (entries are lower case):
+            // past the run of the next byte's, none matches.
+            if let (Some(&at), Some(second)) = (e.get(1), second) {
+                if at < second {
+                    continue;
+                }
+                if at > second {
+                    break;
+                }
+            }
             if mask & bit == 0
                 && v[i..]
                     .get(..e.len())
