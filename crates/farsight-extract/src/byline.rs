@@ -42,24 +42,19 @@ const MAX_PART_WORDS: usize = 16;
 /// The most words in a kept name.
 const MAX_NAME_WORDS: usize = 10;
 
-/// How `n` marks the author, if it does.
-pub(crate) fn mark_of(n: &NodeRef<'_>) -> Option<Mark> {
+/// How the element `el` marks the author, if it does.
+pub(crate) fn mark_in(el: &dom_query::Element) -> Option<Mark> {
     let mut mark = None;
-    n.query_or((), |node| {
-        let dom_query::NodeData::Element(el) = &node.data else {
-            return;
+    for a in &el.attrs {
+        let v = &a.value;
+        let m = match &*a.name.local {
+            "itemprop" if has_word(v, &["author", "creator"]) => Mark::Microdata,
+            "rel" if &*el.name.local == "a" && has_word(v, &["author"]) => Mark::RelAuthor,
+            "class" if is_byline_class(v) => Mark::Class,
+            _ => continue,
         };
-        for a in &el.attrs {
-            let v = &a.value;
-            let m = match &*a.name.local {
-                "itemprop" if has_word(v, &["author", "creator"]) => Mark::Microdata,
-                "rel" if &*el.name.local == "a" && has_word(v, &["author"]) => Mark::RelAuthor,
-                "class" if is_byline_class(v) => Mark::Class,
-                _ => continue,
-            };
-            mark = Some(mark.map_or(m, |old: Mark| old.min(m)));
-        }
-    });
+        mark = Some(mark.map_or(m, |old: Mark| old.min(m)));
+    }
     mark
 }
 

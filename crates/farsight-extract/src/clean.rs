@@ -1,6 +1,9 @@
 //! Removing what a browser would not show, before anything reads the page.
 
-use dom_query::{Document, NodeData, NodeId, NodeRef};
+use dom_query::{Document, Element, NodeData, NodeId, NodeRef};
+use html5ever::local_name;
+use memchr::memmem::Finder;
+use std::sync::LazyLock;
 
 use crate::consent::Notices;
 use crate::words::Words;
@@ -23,16 +26,18 @@ use crate::words::tables::{
 /// `font-size:0` hides only what does not set its own size (see
 /// [`zero_font_hidden`]).
 pub(crate) fn remove_hidden(doc: &Document) -> usize {
-    let noscript_shown = noscript_holds_page(doc);
-    let mut doomed: Vec<NodeRef<'_>> = Vec::new();
-    let mut reclassed: Vec<(NodeRef<'_>, String)> = Vec::new();
-    let mut spoken: Vec<NodeRef<'_>> = Vec::new();
-    let mut shown: Vec<NodeRef<'_>> = Vec::new();
-    let mut zero_font: Vec<NodeRef<'_>> = Vec::new();
-    let mut waiting: Vec<NodeRef<'_>> = Vec::new();
-    let mut notices = Notices::new();
-    let mut disclosures = Disclosures::default();
-    let framer_shown = framer_breakpoint(doc);
+    let mut found = Found {
+        noscript_shown: noscript_holds_page(doc),
+        framer_shown: framer_breakpoint(doc),
+        doomed: Vec::new(),
+        reclassed: Vec::new(),
+        spoken: Vec::new(),
+        shown: Vec::new(),
+        zero_font: Vec::new(),
+        waiting: Vec::new(),
+        notices: Notices::new(),
+        disclosures: Disclosures::default(),
+    };
     // Inside a removed element until the walk reaches this node (`None`:
     // the end of the page): nothing there needs looking at.
     let mut skip_until: Option<Option<NodeId>> = None;
@@ -43,73 +48,38 @@ pub(crate) fn remove_hidden(doc: &Document) -> usize {
             }
             skip_until = None;
         }
-        if noscript_shown && n.node_name().as_deref() == Some("noscript") {
-            shown.push(n);
-            continue;
-        }
-        if n.is_text() {
-            // A notice that says what it is, in a block with no name.
-            if let Some(block) = notices.worded_notice(&n) {
-                doomed.push(block);
+        // One look at each node: its name and attributes are read in
+        // place, borrowed, never copied (this runs on every node of the
+        // page, and a copy per attribute read was most of its time).
+        let removed = n.query_or(false, |node| match &node.data {
+            NodeData::Text { contents } => {
+                // A notice that says what it is, in a block with no name.
+                if let Some(block) = found.notices.worded_notice(&n, contents) {
+                    found.doomed.push(block);
+                }
+                false
             }
-            continue;
-        }
-        // Comments carry no content and confuse text density.
-        let mut hidden = if n.is_element() { hiding(&n) } else { None };
-        if hidden.is_none()
-            && let Some(shown) = &framer_shown
-            && other_framer_variant(&n, shown)
-        {
-            hidden = Some(Hiding::Always);
-        }
-        if n.is_element() {
-            disclosures.note_toggle(&n);
-            if hidden.is_some() && disclosures.controls(&n) {
-                hidden = None;
+            // Comments carry no content and confuse text density.
+            NodeData::Comment { .. } => {
+                found.doomed.push(n);
+                true
             }
-            if hidden == Some(Hiding::ByStyle) && answer_after_question(&n) {
-                hidden = None;
-            }
-        }
-        if n.is_comment()
-            || hidden == Some(Hiding::Always)
-            || (n.is_element() && notices.is_named_notice(&n))
-        {
-            if hidden == Some(Hiding::Always)
-                && let Some(twin) = reader_twin(&n)
-            {
-                reclassed.push((twin, String::new()));
-                spoken.push(twin);
-            }
-            doomed.push(n);
+            NodeData::Element(el) => found.element(n, el),
+            _ => false,
+        });
+        if removed {
             skip_until = Some(following(&n));
-            continue;
-        }
-        // Hidden by its class or by `<main aria-hidden>` (no style needed),
-        // by its inline style, or by `visibility:hidden` only until shown.
-        let mut waits = hidden == Some(Hiding::ByStyle);
-        if n.is_element()
-            && let Some(style) = n.attr("style")
-        {
-            if font_size(&style) == Some(Size::Zero) {
-                zero_font.push(n);
-            }
-            waits = waits || (style_waits(&style) && !collapsed_panel(&n, &style));
-        }
-        if waits {
-            waiting.push(n);
-        }
-        if let Some(class) = n.attr("class") {
-            if is_heading(&n) {
-                // Readability drops headings whose class reads as negative
-                // (`header-scroll`, `section-meta`); nothing reads a
-                // heading's class after it.
-                reclassed.push((n, String::new()));
-            } else if let Some(visible) = visible_class(&class) {
-                reclassed.push((n, visible));
-            }
         }
     }
+    let Found {
+        mut doomed,
+        reclassed,
+        spoken,
+        shown,
+        zero_font,
+        waiting,
+        ..
+    } = found;
     if !zero_font.is_empty() {
         doomed.extend(zero_font_hidden(&zero_font));
     }
@@ -132,6 +102,82 @@ pub(crate) fn remove_hidden(doc: &Document) -> usize {
         n.rename("div");
     }
     count
+}
+
+/// What [`remove_hidden`]'s walk has found so far; the page is changed
+/// only after the walk.
+struct Found<'a> {
+    /// `<noscript>` holds the page (see [`noscript_holds_page`]).
+    noscript_shown: bool,
+    /// The breakpoint a Framer page is read at (see [`framer_breakpoint`]).
+    framer_shown: Option<String>,
+    doomed: Vec<NodeRef<'a>>,
+    reclassed: Vec<(NodeRef<'a>, String)>,
+    spoken: Vec<NodeRef<'a>>,
+    shown: Vec<NodeRef<'a>>,
+    zero_font: Vec<NodeRef<'a>>,
+    waiting: Vec<NodeRef<'a>>,
+    notices: Notices,
+    disclosures: Disclosures,
+}
+
+impl<'a> Found<'a> {
+    /// Looks at the element `n` (its data `el`, borrowed); whether it goes
+    /// with everything inside it.
+    fn element(&mut self, n: NodeRef<'a>, el: &Element) -> bool {
+        if self.noscript_shown && el.name.local == local_name!("noscript") {
+            self.shown.push(n);
+            return false;
+        }
+        let class = el.attr_ref(local_name!("class"));
+        let mut hidden = hiding(&n, el, class);
+        if hidden.is_none()
+            && let Some(shown) = &self.framer_shown
+            && other_framer_variant(class, shown)
+        {
+            hidden = Some(Hiding::Always);
+        }
+        self.disclosures.note_toggle(el);
+        if hidden.is_some() && self.disclosures.controls(el) {
+            hidden = None;
+        }
+        if hidden == Some(Hiding::ByStyle) && answer_after_question(&n, class) {
+            hidden = None;
+        }
+        if hidden == Some(Hiding::Always) || self.notices.is_named_notice(&n, el) {
+            if hidden == Some(Hiding::Always)
+                && let Some(twin) = reader_twin(&n, el)
+            {
+                self.reclassed.push((twin, String::new()));
+                self.spoken.push(twin);
+            }
+            self.doomed.push(n);
+            return true;
+        }
+        // Hidden by its class or by `<main aria-hidden>` (no style needed),
+        // by its inline style, or by `visibility:hidden` only until shown.
+        let mut waits = hidden == Some(Hiding::ByStyle);
+        if let Some(style) = el.attr_ref(local_name!("style")) {
+            if font_size(style) == Some(Size::Zero) {
+                self.zero_font.push(n);
+            }
+            waits = waits || (style_waits(style) && !collapsed_panel(el, style));
+        }
+        if waits {
+            self.waiting.push(n);
+        }
+        if let Some(class) = class {
+            if is_heading(el) {
+                // Readability drops headings whose class reads as negative
+                // (`header-scroll`, `section-meta`); nothing reads a
+                // heading's class after it.
+                self.reclassed.push((n, String::new()));
+            } else if let Some(visible) = visible_class(class) {
+                self.reclassed.push((n, visible));
+            }
+        }
+        false
+    }
 }
 
 /// Framer's server-rendered pages hold one copy of a component per
@@ -167,8 +213,8 @@ fn framer_breakpoint(doc: &Document) -> Option<String> {
 
 /// Whether `n` is a Framer variant hidden at the breakpoint `shown` (see
 /// [`framer_breakpoint`]).
-fn other_framer_variant(n: &NodeRef<'_>, shown: &str) -> bool {
-    n.attr("class").is_some_and(|class| {
+fn other_framer_variant(class: Option<&str>, shown: &str) -> bool {
+    class.is_some_and(|class| {
         let mut tokens = class.split_ascii_whitespace();
         tokens.clone().any(|t| t == FRAMER_VARIANT) && tokens.any(|t| t == shown)
     })
@@ -197,14 +243,14 @@ struct Disclosures {
 
 impl Disclosures {
     /// Remembers the panels `n` controls when it is a toggle.
-    fn note_toggle(&mut self, n: &NodeRef<'_>) {
-        let Some(ids) = n.attr("aria-controls") else {
+    fn note_toggle(&mut self, el: &Element) {
+        let Some(ids) = el.attr_ref(local_name!("aria-controls")) else {
             return;
         };
-        if n.has_attr("aria-expanded") {
+        if el.attr_ref(local_name!("aria-expanded")).is_some() {
             self.panels
                 .extend(ids.split_ascii_whitespace().map(str::to_owned));
-        } else if let Some(toggle) = n.attr("id") {
+        } else if let Some(toggle) = el.attr_ref(local_name!("id")) {
             for id in ids.split_ascii_whitespace() {
                 self.labelled.insert(id.to_owned(), toggle.to_string());
             }
@@ -212,16 +258,16 @@ impl Disclosures {
     }
 
     /// Whether `n` is the panel of a toggle seen before it.
-    fn controls(&self, n: &NodeRef<'_>) -> bool {
+    fn controls(&self, el: &Element) -> bool {
         if self.panels.is_empty() && self.labelled.is_empty() {
             return false;
         }
-        let Some(id) = n.attr("id") else {
+        let Some(id) = el.attr_ref(local_name!("id")) else {
             return false;
         };
-        self.panels.contains(&*id)
-            || self.labelled.get(&*id).is_some_and(|toggle| {
-                n.attr("aria-labelledby")
+        self.panels.contains(id)
+            || self.labelled.get(id).is_some_and(|toggle| {
+                el.attr_ref(local_name!("aria-labelledby"))
                     .is_some_and(|by| by.split_ascii_whitespace().any(|t| t == toggle))
             })
     }
@@ -233,9 +279,8 @@ impl Disclosures {
 /// [`Disclosures`]) pair the two by place alone and show the answer when
 /// its question is clicked: one click away, content. Both words, not one:
 /// a quiz hides its `answer` until the reader has tried.
-fn answer_after_question(n: &NodeRef<'_>) -> bool {
-    n.attr("class")
-        .is_some_and(|class| FAQ_ANSWER.in_raw_value(&class))
+fn answer_after_question(n: &NodeRef<'_>, class: Option<&str>) -> bool {
+    class.is_some_and(|class| FAQ_ANSWER.in_raw_value(class))
         && n.prev_element_sibling()
             .and_then(|q| q.attr("class"))
             .is_some_and(|class| FAQ_QUESTION.in_raw_value(&class))
@@ -302,25 +347,26 @@ fn text_chars(root: &NodeRef<'_>, within: Within) -> usize {
     let mut chars = 0;
     let mut stack = vec![(*root, false)];
     while let Some((n, in_noscript)) = stack.pop() {
-        if n.is_text() {
-            if in_noscript == (within == Within::Noscript) {
-                chars += n.query_or(0, |node| match &node.data {
-                    NodeData::Text { contents } => {
-                        contents.chars().filter(|c| !c.is_whitespace()).count()
-                    }
-                    _ => 0,
-                });
+        // One look at each node: whether to go in, and how.
+        let inside = n.query_or(None, |node| match &node.data {
+            NodeData::Text { contents } => {
+                if in_noscript == (within == Within::Noscript) {
+                    chars += contents.chars().filter(|c| !c.is_whitespace()).count();
+                }
+                None
             }
-            continue;
+            NodeData::Element(el) => {
+                let name = &el.name.local;
+                let skipped = *name == local_name!("script")
+                    || *name == local_name!("style")
+                    || *name == local_name!("template");
+                (!skipped).then(|| in_noscript || *name == local_name!("noscript"))
+            }
+            _ => None,
+        });
+        if let Some(in_noscript) = inside {
+            stack.extend(n.children_it(false).map(|c| (c, in_noscript)));
         }
-        let Some(name) = n.node_name() else {
-            continue;
-        };
-        if matches!(&*name, "script" | "style" | "template") {
-            continue;
-        }
-        let in_noscript = in_noscript || &*name == "noscript";
-        stack.extend(n.children_it(false).map(|c| (c, in_noscript)));
     }
     chars
 }
@@ -336,11 +382,16 @@ fn following(n: &NodeRef<'_>) -> Option<NodeId> {
     }
 }
 
-fn is_heading(n: &NodeRef<'_>) -> bool {
-    matches!(
-        n.node_name().as_deref(),
-        Some("h1" | "h2" | "h3" | "h4" | "h5" | "h6")
-    )
+fn is_heading(el: &Element) -> bool {
+    [
+        local_name!("h1"),
+        local_name!("h2"),
+        local_name!("h3"),
+        local_name!("h4"),
+        local_name!("h5"),
+        local_name!("h6"),
+    ]
+    .contains(&el.name.local)
 }
 
 /// The class attribute without the tokens that mention hiding but leave
@@ -409,8 +460,13 @@ fn mentions_hiding(class: &str) -> bool {
     memchr::memchr2_iter(b'h', b'H', b).any(|i| {
         b.get(i + 1..i + 3)
             .is_some_and(|r| r.eq_ignore_ascii_case(b"id"))
-    }) || memchr::memmem::find(b, b"-none").is_some()
+    }) || NONE_SUFFIX.find(b).is_some()
 }
+
+/// The search for Bootstrap's `-none` in [`mentions_hiding`], built once:
+/// `memmem::find` builds a searcher for every class of 64 bytes or more
+/// (Tailwind's), which cost more than the search.
+static NONE_SUFFIX: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new("-none"));
 
 /// Whether a utility class hides the element from everyone on a desktop
 /// page ([`HIDDEN_BY_CLASS`]: `hide`, `d-none`, `is-hidden`, not shown again
@@ -441,9 +497,10 @@ pub(crate) const SPOKEN_PRICE: &str = "data-farsight-spoken-price";
 /// letter or digit. Other text hidden from screen readers beside a spoken
 /// twin (Etsy's struck prices, review counts) is left out by the people
 /// marking pages as often as kept: not those.
-fn reader_twin<'a>(n: &NodeRef<'a>) -> Option<NodeRef<'a>> {
-    let price_change = matches!(n.node_name().as_deref(), Some("del" | "ins"))
-        && n.attr("aria-hidden")
+fn reader_twin<'a>(n: &NodeRef<'a>, el: &Element) -> Option<NodeRef<'a>> {
+    let price_change = (el.name.local == local_name!("del") || el.name.local == local_name!("ins"))
+        && el
+            .attr_ref(local_name!("aria-hidden"))
             .is_some_and(|v| v.trim().eq_ignore_ascii_case("true"));
     if !price_change {
         return None;
@@ -469,8 +526,8 @@ enum Hiding {
     ByStyle,
 }
 
-fn hiding(n: &NodeRef<'_>) -> Option<Hiding> {
-    hiding_by_markup(n).or_else(|| mobile_twin(n).then_some(Hiding::ByStyle))
+fn hiding(n: &NodeRef<'_>, el: &Element, class: Option<&str>) -> Option<Hiding> {
+    hiding_by_markup(n, el).or_else(|| mobile_twin(n, class).then_some(Hiding::ByStyle))
 }
 
 /// Whether `n` is the small-screen copy of a Tailwind responsive pair: its
@@ -478,11 +535,12 @@ fn hiding(n: &NodeRef<'_>) -> Option<Hiding> {
 /// beside it is shown from that breakpoint up (`hidden md:block`), the
 /// same text said once per screen size (a product card's badge, a price).
 /// A desktop page shows the second; read together, the text came twice.
-fn mobile_twin(n: &NodeRef<'_>) -> bool {
-    let Some(class) = n.attr("class") else {
+fn mobile_twin(n: &NodeRef<'_>, class: Option<&str>) -> bool {
+    let Some(class) = class else {
         return false;
     };
-    if !class.contains(":hidden") {
+    // Most classes hold no colon: one quick scan says so.
+    if memchr::memchr(b':', class.as_bytes()).is_none() || !class.contains(":hidden") {
         return false;
     }
     let lower = class.to_ascii_lowercase();
@@ -554,76 +612,76 @@ fn class_small_screen_only(class: &str) -> bool {
     tokens.iter().any(hides_from_breakpoint) && !shown_again(&tokens)
 }
 
-fn hiding_by_markup(n: &NodeRef<'_>) -> Option<Hiding> {
-    // One look at the name and attributes, borrowed, not cloned.
-    n.query_or(None, |node| {
-        let NodeData::Element(el) = &node.data else {
-            return None;
-        };
-        if &*el.name.local == "button" {
-            return (!is_disclosure(n, el)).then_some(Hiding::Always);
-        }
-        // A tab panel (WAI-ARIA tabs: the other languages of a code sample,
-        // a product's specifications) is hidden until its tab is clicked,
-        // one click away: content, whatever hides it.
-        let tab_panel = el
-            .attrs
-            .iter()
-            .any(|a| &*a.name.local == "role" && a.value.trim().eq_ignore_ascii_case("tabpanel"));
-        if tab_panel {
-            return None;
-        }
-        if matches!(
-            &*el.name.local,
-            "script"
-                | "style"
-                | "template"
-                | "noscript"
-                | "iframe"
-                | "frame"
-                | "object"
-                | "embed"
-                | "input"
-                | "select"
-                | "textarea"
-                | "dialog"
-                | "link"
-        ) {
-            // JSON-LD stays: metadata reads it before this runs, but keep
-            // it harmlessly out of the content anyway.
-            return Some(Hiding::Always);
-        }
-        let mut by_style = false;
-        let always = el.attrs.iter().any(|a| match &*a.name.local {
-            "hidden" => true,
-            // `<main aria-hidden="true">`: the page behind an open modal
-            // dialog (WAI-ARIA's dialog pattern hides the rest of the page
-            // from screen readers while one is open; eBay's item pages are
-            // served so). It waits, as inline `display:none` does.
-            "aria-hidden" if &*el.name.local == "main" => {
+fn hiding_by_markup(n: &NodeRef<'_>, el: &Element) -> Option<Hiding> {
+    // Names compared as the parser's atoms: one integer each.
+    let name = &el.name.local;
+    if *name == local_name!("button") {
+        return (!is_disclosure(n, el)).then_some(Hiding::Always);
+    }
+    // A tab panel (WAI-ARIA tabs: the other languages of a code sample,
+    // a product's specifications) is hidden until its tab is clicked,
+    // one click away: content, whatever hides it.
+    let tab_panel = el.attrs.iter().any(|a| {
+        a.name.local == local_name!("role") && a.value.trim().eq_ignore_ascii_case("tabpanel")
+    });
+    if tab_panel {
+        return None;
+    }
+    if [
+        local_name!("script"),
+        local_name!("style"),
+        local_name!("template"),
+        local_name!("noscript"),
+        local_name!("iframe"),
+        local_name!("frame"),
+        local_name!("object"),
+        local_name!("embed"),
+        local_name!("input"),
+        local_name!("select"),
+        local_name!("textarea"),
+        local_name!("dialog"),
+        local_name!("link"),
+    ]
+    .contains(name)
+    {
+        // JSON-LD stays: metadata reads it before this runs, but keep
+        // it harmlessly out of the content anyway.
+        return Some(Hiding::Always);
+    }
+    let mut by_style = false;
+    let always = el.attrs.iter().any(|a| {
+        let attr = &a.name.local;
+        if *attr == local_name!("hidden") {
+            true
+        } else if *attr == local_name!("aria-hidden") {
+            if *name == local_name!("main") {
+                // `<main aria-hidden="true">`: the page behind an open modal
+                // dialog (WAI-ARIA's dialog pattern hides the rest of the
+                // page from screen readers while one is open; eBay's item
+                // pages are served so). It waits, as inline `display:none`
+                // does.
                 by_style |= a.value.trim().eq_ignore_ascii_case("true");
                 false
-            }
-            "aria-hidden" => {
+            } else {
                 a.value.trim().eq_ignore_ascii_case("true") && !shown_beside_its_name(n, el)
             }
-            "type" => a.value.trim().eq_ignore_ascii_case("hidden"),
-            "style" => {
-                by_style |= style_hides(&a.value);
-                false
-            }
-            "class" => {
-                by_style |= class_hides(&a.value);
-                false
-            }
-            _ => false,
-        });
-        if always {
-            Some(Hiding::Always)
+        } else if *attr == local_name!("type") {
+            a.value.trim().eq_ignore_ascii_case("hidden")
+        } else if *attr == local_name!("style") {
+            by_style |= style_hides(&a.value);
+            false
+        } else if *attr == local_name!("class") {
+            by_style |= class_hides(&a.value);
+            false
         } else {
-            by_style.then_some(Hiding::ByStyle)
+            false
         }
-    })
+    });
+    if always {
+        Some(Hiding::Always)
+    } else {
+        by_style.then_some(Hiding::ByStyle)
+    }
 }
 
 /// Whether an element hidden from screen readers (`aria-hidden="true"`)
@@ -691,7 +749,7 @@ fn style_waits(style: &str) -> bool {
 /// header is clicked, one click away, like a tab panel: content (an FAQ's
 /// answers, a course's modules). A tracking beacon or a zoom overlay is
 /// zero wide as well, and stays hidden.
-fn collapsed_panel(n: &NodeRef<'_>, style: &str) -> bool {
+fn collapsed_panel(el: &Element, style: &str) -> bool {
     let zero = |v: &str| matches!(v, "0" | "0px");
     let compact = compact_style(style);
     let (mut no_height, mut no_width) = (false, false);
@@ -702,8 +760,12 @@ fn collapsed_panel(n: &NodeRef<'_>, style: &str) -> bool {
             _ => {}
         }
     }
-    no_height |= n.attr("height").is_some_and(|h| zero(h.trim()));
-    no_width |= n.attr("width").is_some_and(|w| zero(w.trim()));
+    no_height |= el
+        .attr_ref(local_name!("height"))
+        .is_some_and(|h| zero(h.trim()));
+    no_width |= el
+        .attr_ref(local_name!("width"))
+        .is_some_and(|w| zero(w.trim()));
     no_height && !no_width
 }
 

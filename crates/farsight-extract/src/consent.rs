@@ -16,7 +16,10 @@
 //! classed `has-cookie-consent` is the page, and a privacy policy that says
 //! "we use cookies" is content.
 
-use dom_query::NodeRef;
+use dom_query::{Element, NodeRef};
+use html5ever::{LocalName, local_name};
+use memchr::memmem::Finder;
+use std::sync::LazyLock;
 
 use crate::words::parts;
 use crate::words::tables::{
@@ -39,6 +42,11 @@ const NOTICE_PHRASES: [&str; 12] = [
     "utilizamos cookies",
     "utilizziamo i cookie",
 ];
+
+/// The search for "ookie" (Cookie, cookie) that every text node of the
+/// page goes through in [`Notices::worded_notice`], built once:
+/// `memmem::find` builds a searcher for each text of 64 bytes or more.
+static OOKIE: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new("ookie"));
 
 /// What the choice a notice offers says, lower-cased and trimmed.
 const CHOICES: [&str; 22] = [
@@ -102,41 +110,35 @@ impl Notices {
         }
     }
 
-    /// Whether the element `n` is a consent notice by its class or id.
-    pub(crate) fn is_named_notice(&mut self, n: &NodeRef<'_>) -> bool {
-        let named = n.query_or(false, |node| {
-            let dom_query::NodeData::Element(el) = &node.data else {
-                return false;
-            };
-            // This runs on every element with a class or an id: the hints
-            // are read in the value as written (copied only when it has
-            // capitals), and only the few that hint are lower-cased.
-            el.attrs.iter().any(|a| {
-                matches!(&*a.name.local, "class" | "id")
-                    && NOTICE_HINTS.in_raw_value(&a.value)
-                    && names_a_notice(&a.value.to_ascii_lowercase())
-            })
+    /// Whether the element `n` (its data `el`, borrowed) is a consent
+    /// notice by its class or id.
+    pub(crate) fn is_named_notice(&mut self, n: &NodeRef<'_>, el: &Element) -> bool {
+        // This runs on every element with a class or an id: the hints
+        // are read in the value as written (copied only when it has
+        // capitals), and only the few that hint are lower-cased.
+        let named = el.attrs.iter().any(|a| {
+            (a.name.local == local_name!("class") || a.name.local == local_name!("id"))
+                && NOTICE_HINTS.in_raw_value(&a.value)
+                && names_a_notice(&a.value.to_ascii_lowercase())
         });
-        named && !is_page_element(n) && self.notice_sized(n, MAX_NAMED_CHARS)
+        named && !is_page_name(&el.name.local) && self.notice_sized(n, MAX_NAMED_CHARS)
     }
 
     /// The block a text node belongs to when the text says it is a consent
     /// notice and the block offers a choice: the largest such block of at
-    /// most [`MAX_WORDED_CHARS`].
-    pub(crate) fn worded_notice<'a>(&mut self, text: &NodeRef<'a>) -> Option<NodeRef<'a>> {
+    /// most [`MAX_WORDED_CHARS`]. `contents` is the text of `text`.
+    pub(crate) fn worded_notice<'a>(
+        &mut self,
+        text: &NodeRef<'a>,
+        contents: &str,
+    ) -> Option<NodeRef<'a>> {
         if self.worded_tries == 0 {
             return None;
         }
-        let said = text.query_or(false, |node| match &node.data {
-            dom_query::NodeData::Text { contents } => {
-                let t: &str = contents;
-                memchr::memmem::find(t.as_bytes(), b"ookie").is_some() && {
-                    let lower = t.to_lowercase();
-                    NOTICE_PHRASES.iter().any(|p| lower.contains(p))
-                }
-            }
-            _ => false,
-        });
+        let said = OOKIE.find(contents.as_bytes()).is_some() && {
+            let lower = contents.to_lowercase();
+            NOTICE_PHRASES.iter().any(|p| lower.contains(p))
+        };
         if !said {
             return None;
         }
@@ -231,10 +233,19 @@ fn names_a_notice(value: &str) -> bool {
 
 /// Elements that are the page, whatever their class says.
 fn is_page_element(n: &NodeRef<'_>) -> bool {
-    matches!(
-        n.node_name().as_deref(),
-        Some("html" | "body" | "main" | "article" | "head")
-    ) || n.node_name().is_none()
+    n.qual_name_ref().is_none_or(|q| is_page_name(&q.local))
+}
+
+/// Whether an element so named is the page (see [`is_page_element`]).
+fn is_page_name(name: &LocalName) -> bool {
+    [
+        local_name!("html"),
+        local_name!("body"),
+        local_name!("main"),
+        local_name!("article"),
+        local_name!("head"),
+    ]
+    .contains(name)
 }
 
 #[cfg(test)]

@@ -5,7 +5,7 @@
 //! canonical URL prefers `<link rel="canonical">`, the language `<html lang>`:
 //! those are the page's own statements about itself.
 
-use dom_query::{Document, NodeRef};
+use dom_query::{Document, NodeData, NodeRef};
 use serde_json::{Map, Value};
 
 use crate::byline::{self, Mark};
@@ -112,12 +112,24 @@ pub(crate) fn read(doc: &Document, structured: bool) -> PageFacts {
     let mut byline_reads = 0usize;
 
     for n in doc.root().descendants_it() {
-        let Some(name) = n.node_name() else {
+        // One look at each element: its name (the parser's atom, not a
+        // copy), the paywall's marker and the author's mark, read from its
+        // attributes in place.
+        let look = n.query_or(None, |node| {
+            let NodeData::Element(el) = &node.data else {
+                return None;
+            };
+            let marker = !paywall_marker && paywall::is_marker(node);
+            let mark = (byline_reads < MAX_BYLINE_READS)
+                .then(|| byline::mark_in(el))
+                .flatten();
+            Some((el.name.local.clone(), marker, mark))
+        });
+        let Some((name, marker, mark)) = look else {
             continue;
         };
-        paywall_marker = paywall_marker || n.query_or(false, paywall::is_marker);
-        if byline_reads < MAX_BYLINE_READS
-            && let Some(mark) = byline::mark_of(&n)
+        paywall_marker = paywall_marker || marker;
+        if let Some(mark) = mark
             && marked_author.as_ref().is_none_or(|(m, _)| mark < *m)
         {
             byline_reads += 1;

@@ -25,7 +25,9 @@ pub(super) struct Index {
     singles: FastMap<&'static [u8], Word>,
     /// The entries of [`How::Fragment`] tables by their first byte: a value
     /// is read once, each of its bytes looking only at the entries that
-    /// start with it. Class and id values are short, where a searcher per
+    /// start with it. Each list is in the order of the entries' second
+    /// bytes (a one-byte entry first): a byte looks only at the run of
+    /// entries whose second byte is the next one's. Class and id values are short, where a searcher per
     /// entry (or an automaton) costs more to start than the whole scan.
     by_first: Vec<Vec<(&'static [u8], u64)>>,
     /// The first two bytes of the fragment entries, one bit per pair
@@ -38,6 +40,33 @@ pub(super) struct Index {
     starts: [bool; 256],
     /// The shortest entry's length: a shorter value matches nothing.
     pub(super) shortest: usize,
+    /// For fragment entries all at least [`SKIP_FROM`] long: by a hash of
+    /// two bytes (see [`block`]), how far a window of the shortest entry's
+    /// length may move on when those bytes end it (Wu and Manber's
+    /// multi-pattern search). Windows whose last two bytes end no entry's
+    /// first `shortest` bytes are passed over, not read byte by byte.
+    /// Empty when the entries are shorter (the skips would be too short
+    /// to pay).
+    shifts: Vec<u8>,
+}
+
+/// The shortest fragment entry that makes [`Index::fragments`] skip (see
+/// `Index::shifts`). Three is enough to pay: consent notices' hints and
+/// the lexicon (`cmp`, `cc-`) move on two bytes at a time on most class
+/// names, and reading a window costs less than reading two bytes.
+const SKIP_FROM: usize = 3;
+
+/// Buckets of `Index::shifts`: two bytes, case folded, hashed into 12 bits.
+/// Two blocks sharing a bucket share the smaller shift: a shorter skip,
+/// never a missed entry.
+const BLOCKS: usize = 4096;
+
+/// The bucket of the two bytes `a` `b` (ASCII case ignored) in
+/// `Index::shifts`. Setting bit 5 folds a capital onto its small letter
+/// (and a few other bytes onto others: they only share a bucket, see
+/// [`BLOCKS`]) in one instruction.
+fn block(a: u8, b: u8) -> usize {
+    ((usize::from(a | 0x20) << 5) ^ usize::from(b | 0x20)) & (BLOCKS - 1)
 }
 
 /// What one word of a value says.
@@ -61,6 +90,7 @@ impl Index {
             pairs: Vec::new(),
             starts: [false; 256],
             shortest: usize::MAX,
+            shifts: Vec::new(),
         };
         if how == How::Fragment {
             index.by_first.resize(256, Vec::new());
@@ -100,7 +130,33 @@ impl Index {
         if index.shortest == usize::MAX {
             index.shortest = 0;
         }
+        for list in &mut index.by_first {
+            list.sort_by_key(|(e, _)| e.get(1).copied());
+        }
+        if how == How::Fragment && index.shortest >= SKIP_FROM {
+            index.shifts = index.skips();
+        }
         index
+    }
+
+    /// `Index::shifts` of the fragment entries: a window of `shortest`
+    /// bytes ending with a block that ends the `q` first bytes of an entry
+    /// may move on `shortest - q` bytes at most; a block ending none, by
+    /// `shortest - 1` (its last byte may start an entry).
+    fn skips(&self) -> Vec<u8> {
+        let m = self.shortest;
+        let most = u8::try_from(m - 1).unwrap_or(u8::MAX);
+        let mut shifts = vec![most; BLOCKS];
+        for (e, _) in self.by_first.iter().flatten() {
+            for q in 2..=m {
+                if let [.., a, b] = e[..q] {
+                    let at = block(a, b);
+                    let shift = u8::try_from(m - q).unwrap_or(u8::MAX);
+                    shifts[at] = shifts[at].min(shift);
+                }
+            }
+        }
+        shifts
     }
 
     /// The bits of the tables with an entry that matches `value` (one
@@ -162,26 +218,63 @@ impl Index {
     /// of `v` equals its byte when lower-cased.
     fn fragments(&self, v: &[u8]) -> u64 {
         let mut mask = 0;
+        if !self.shifts.is_empty() {
+            // Windows of the shortest entry's length, each read at its
+            // last two bytes (`p` is its last): only a window those bytes
+            // may end an entry's start in is looked at from its first.
+            let m = self.shortest;
+            let mut p = m - 1;
+            while let (Some(&a), Some(&b)) = (v.get(p - 1), v.get(p)) {
+                let shift = self.shifts[block(a, b)];
+                if shift > 0 {
+                    p += usize::from(shift);
+                    continue;
+                }
+                mask = self.entries_at(v, p + 1 - m, mask);
+                p += 1;
+            }
+            return mask;
+        }
         // An empty table (shortest 0) starts nothing: no byte past the end.
         let last = v.len() - self.shortest.max(1);
-        for (i, &b) in v[..=last].iter().enumerate() {
-            if !self.starts[usize::from(b)] {
-                continue;
-            }
-            let first = b.to_ascii_lowercase();
-            if v.get(i + 1)
-                .is_some_and(|second| !self.has_pair(first, second.to_ascii_lowercase()))
-            {
-                continue;
-            }
-            for (e, bit) in &self.by_first[usize::from(first)] {
-                if mask & bit == 0
-                    && v[i..]
-                        .get(..e.len())
-                        .is_some_and(|w| w.eq_ignore_ascii_case(e))
-                {
-                    mask |= bit;
+        for i in 0..=last {
+            mask = self.entries_at(v, i, mask);
+        }
+        mask
+    }
+
+    /// `mask` with the bits of the fragment entries found in `v` at `i`.
+    /// Inlined: the scan without skips calls it at every byte.
+    #[inline(always)]
+    fn entries_at(&self, v: &[u8], i: usize, mut mask: u64) -> u64 {
+        let Some(&b) = v.get(i) else {
+            return mask;
+        };
+        if !self.starts[usize::from(b)] {
+            return mask;
+        }
+        let first = b.to_ascii_lowercase();
+        let second = v.get(i + 1).map(u8::to_ascii_lowercase);
+        if second.is_some_and(|second| !self.has_pair(first, second)) {
+            return mask;
+        }
+        for (e, bit) in &self.by_first[usize::from(first)] {
+            // In the order of their second bytes (entries are lower case):
+            // past the run of the next byte's, none matches.
+            if let (Some(&at), Some(second)) = (e.get(1), second) {
+                if at < second {
+                    continue;
                 }
+                if at > second {
+                    break;
+                }
+            }
+            if mask & bit == 0
+                && v[i..]
+                    .get(..e.len())
+                    .is_some_and(|w| w.eq_ignore_ascii_case(e))
+            {
+                mask |= bit;
             }
         }
         mask

@@ -438,10 +438,23 @@ impl Table {
         // Most elements match nothing: one pass over the parts says so
         // before each entry is looked at.
         let any = self.matches(w);
-        self.entries
-            .iter()
-            .copied()
-            .filter(move |e| any && w.values().iter().any(|v| self.entry_in(e, v)))
+        // The class and the id split into names or parts once, not once
+        // per entry, and only when an entry matches.
+        let values = w.values();
+        let split: [Vec<&'t str>; 2] = if any && self.how != How::Fragment {
+            values.map(|v| match self.how {
+                How::Token => tokens(v).collect(),
+                _ => parts(v).collect(),
+            })
+        } else {
+            Default::default()
+        };
+        self.entries.iter().copied().filter(move |e| {
+            any && values
+                .iter()
+                .zip(&split)
+                .any(|(v, split)| self.entry_in_split(e, v, split))
+        })
     }
 
     /// Whether an entry matches one class or id value as the page wrote it,
@@ -467,10 +480,19 @@ impl Table {
         self.index().mask(value) != 0
     }
 
-    fn entry_in(&self, entry: &str, value: &str) -> bool {
+    /// Whether `entry` matches one lower-cased class or id value, `split`
+    /// being the value as this table reads it: its whole names
+    /// ([`How::Token`]) or its word parts ([`How::Part`], a hyphenated
+    /// entry's parts in a row); nothing for fragments, found in `value`.
+    fn entry_in_split(&self, entry: &str, value: &str, split: &[&str]) -> bool {
         match self.how {
-            How::Token => tokens(value).any(|t| t == entry),
-            How::Part => parts_in_a_row(entry, value),
+            How::Token => split.contains(&entry),
+            How::Part => {
+                let n = entry.split('-').count();
+                split
+                    .windows(n.max(1))
+                    .any(|w| w.iter().copied().eq(entry.split('-')))
+            }
             How::Fragment => memchr::memmem::find(value.as_bytes(), entry.as_bytes()).is_some(),
         }
     }
@@ -490,22 +512,6 @@ impl Table {
                 index::bit_of(self),
             )
         })
-    }
-}
-
-/// Whether the parts of `entry` (split on '-') occur in a row among the
-/// parts of `value`.
-fn parts_in_a_row(entry: &str, value: &str) -> bool {
-    let want = entry.split('-');
-    let n = want.clone().count();
-    let mut at = parts(value);
-    loop {
-        if at.clone().take(n).eq(want.clone()) {
-            return true;
-        }
-        if at.next().is_none() {
-            return false;
-        }
     }
 }
 

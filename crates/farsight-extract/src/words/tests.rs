@@ -429,3 +429,37 @@ fn css_module_badges() {
         assert!(!super::is_css_module_badge(class), "{class}");
     }
 }
+
+/// The fragment scan that skips windows (`Index::shifts`) finds what a
+/// plain substring search finds: every entry, at every offset, in any
+/// case, among other words; and nothing in entries cut short.
+#[test]
+fn fragment_skips_miss_nothing() {
+    let fragment_tables: Vec<&Table> = ALL
+        .iter()
+        .map(|(_, t)| *t)
+        .filter(|t| t.how() == How::Fragment)
+        .collect();
+    let all: Vec<&str> = fragment_tables
+        .iter()
+        .flat_map(|t| t.entries())
+        .copied()
+        .collect();
+    let mut values: Vec<String> = Vec::new();
+    for (i, e) in all.iter().enumerate() {
+        let other = all[(i * 7 + 3) % all.len()];
+        for pad in ["", "x", "ab", "q-r", "col-md-6 ", "Container_x "] {
+            values.push(format!("{pad}{e}"));
+            values.push(format!("{pad}{}-end", e.to_ascii_uppercase()));
+            values.push(format!("{pad}{}{pad}{other}", &e[..e.len() - 1]));
+            values.push(format!("{}{pad}", &e[1..]));
+        }
+    }
+    for v in &values {
+        let lower = v.to_ascii_lowercase();
+        for t in &fragment_tables {
+            let plain = t.entries().iter().any(|e| lower.contains(e));
+            assert_eq!(t.in_raw_value(v), plain, "{:?} on {v:?}", t.entries());
+        }
+    }
+}
