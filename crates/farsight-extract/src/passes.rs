@@ -140,7 +140,12 @@ fn kept_after(
         }
     }
     if chosen == Chosen::Blocks {
-        doomed.extend(trailing::teasers(doc, roots));
+        // The one root's text, as pass 1 read it of this page.
+        let counted = match (roots, &stats) {
+            ([root], Some(stats)) => stats.get(root).map(|s| s.text as usize),
+            _ => None,
+        };
+        doomed.extend(trailing::teasers(doc, roots, counted));
     }
     left_text(doc, roots, &doomed)
 }
