@@ -23,7 +23,7 @@
 //! 6. empty headings — headings that end the content with nothing under
 //!    them (`trailing.rs`).
 
-use dom_query::{Document, NodeId, NodeRef};
+use dom_query::{Document, NodeData, NodeId, NodeRef};
 
 use crate::content::Choice;
 use crate::fasthash::FastSet;
@@ -140,7 +140,12 @@ fn kept_after(
         }
     }
     if chosen == Chosen::Blocks {
-        doomed.extend(trailing::teasers(doc, roots));
+        // The one root's text, as pass 1 read it of this page.
+        let counted = match (roots, &stats) {
+            ([root], Some(stats)) => stats.get(root).map(|s| s.text as usize),
+            _ => None,
+        };
+        doomed.extend(trailing::teasers(doc, roots, counted));
     }
     left_text(doc, roots, &doomed)
 }
@@ -148,22 +153,134 @@ fn kept_after(
 /// The characters of text below `roots` without the elements `doomed`.
 /// More doomed elements never leave more: an element's count is at least
 /// the sum of those of separate elements inside it.
+///
+/// The figure is dom_query's `normalized_char_count` of each root less
+/// that of each outermost doomed element, as it always was; both are read
+/// in one walk of the root, each text node's characters once (counting
+/// the root, then each doomed block again, was most of this pass).
 fn left_text(doc: &Document, roots: &[NodeId], doomed: &FastSet<NodeId>) -> usize {
     let mut kept = 0;
     for root in roots.iter().filter_map(|r| doc.tree.get(r)) {
-        kept += root.normalized_char_count();
+        let mut all = Normalized::default();
+        // The outermost doomed block being read, and the sum of those read.
+        let mut block: Option<Normalized> = None;
+        let mut gone_chars = 0;
         // Outermost removals only: a removed block takes its insides along.
         let mut gone: FastSet<NodeId> = FastSet::default();
-        for n in root.descendants_it() {
-            if n.parent().is_some_and(|p| gone.contains(&p.id)) {
+        for n in std::iter::once(root).chain(root.descendants_it()) {
+            let inside = n.id != root.id && n.parent().is_some_and(|p| gone.contains(&p.id));
+            if inside {
                 gone.insert(n.id);
-            } else if doomed.contains(&n.id) {
-                gone.insert(n.id);
-                kept = kept.saturating_sub(n.normalized_char_count());
+            } else {
+                gone_chars += block.take().map_or(0, Normalized::count);
+                if n.id != root.id && doomed.contains(&n.id) {
+                    gone.insert(n.id);
+                    block = Some(Normalized::default());
+                }
             }
+            n.query(|node| {
+                if let NodeData::Text { contents } = &node.data {
+                    let text = TextRun::of(contents);
+                    all.add(&text);
+                    if let Some(b) = &mut block {
+                        b.add(&text);
+                    }
+                }
+            });
         }
+        gone_chars += block.take().map_or(0, Normalized::count);
+        // Subtracting each block in turn, floored at nothing, is
+        // subtracting their sum once.
+        kept = (kept + all.count()).saturating_sub(gone_chars);
     }
     kept
+}
+
+/// One text node as [`Normalized`] reads it.
+struct TextRun {
+    /// Its characters with each run of white space as one, read as if
+    /// after a non-space character.
+    chars: usize,
+    starts_blank: bool,
+    ends_blank: bool,
+}
+
+impl TextRun {
+    fn of(s: &str) -> Self {
+        let b = s.as_bytes();
+        let chars = if b.is_ascii() {
+            ascii_collapsed(b)
+        } else {
+            chars_collapsed(s)
+        };
+        TextRun {
+            chars,
+            starts_blank: s.starts_with(char::is_whitespace),
+            ends_blank: s.ends_with(char::is_whitespace),
+        }
+    }
+}
+
+/// [`TextRun::of`]'s count of ASCII text: its length less each blank
+/// that follows a blank, in a form the compiler turns into vector
+/// instructions (decoding each character was most of the cost).
+fn ascii_collapsed(b: &[u8]) -> usize {
+    // `char::is_whitespace` in ASCII: tab to carriage return, and space.
+    let blank = |c: u8| c == b' ' || c.wrapping_sub(b'\t') < 5;
+    let next = b.get(1..).unwrap_or_default();
+    let joined: usize = b
+        .iter()
+        .zip(next)
+        .map(|(&a, &c)| usize::from(blank(a) & blank(c)))
+        .sum();
+    b.len() - joined
+}
+
+/// [`TextRun::of`]'s count of any text, character by character.
+fn chars_collapsed(s: &str) -> usize {
+    let mut chars = 0;
+    let mut prev = false;
+    for c in s.chars() {
+        let blank = c.is_whitespace();
+        if !(prev && blank) {
+            chars += 1;
+        }
+        prev = blank;
+    }
+    chars
+}
+
+/// dom_query's `normalized_char_count` of an element, fed its text nodes
+/// in page order: the characters with each run of white space as one,
+/// none at the start or the end.
+struct Normalized {
+    chars: usize,
+    after_blank: bool,
+}
+
+impl Default for Normalized {
+    fn default() -> Self {
+        Normalized {
+            chars: 0,
+            after_blank: true,
+        }
+    }
+}
+
+impl Normalized {
+    fn add(&mut self, t: &TextRun) {
+        // A leading blank after a blank joins its run.
+        self.chars += t.chars - usize::from(self.after_blank && t.starts_blank);
+        self.after_blank = t.ends_blank;
+    }
+
+    fn count(self) -> usize {
+        if self.after_blank && self.chars > 0 {
+            self.chars - 1
+        } else {
+            self.chars
+        }
+    }
 }
 
 fn link_lists_go(chosen: Chosen) -> bool {
@@ -195,32 +312,24 @@ fn restored(
     if dropped.is_empty() {
         return (out, whole);
     }
-    let content: usize = roots
+    // Each root's count and its dropped blocks', in one walk of it (see
+    // [`left_text`]).
+    let read: Vec<_> = roots
         .iter()
         .filter_map(|r| doc.tree.get(r))
-        .map(|r| r.normalized_char_count())
-        .sum();
-    for root in roots.iter().filter_map(|r| doc.tree.get(r)) {
-        let mut gone: FastSet<NodeId> = FastSet::default();
-        let (mut pending, mut before) = (Vec::new(), Vec::new());
-        let mut gone_chars = 0;
+        .map(|root| read_drops(root, &dropped))
+        .collect();
+    let content: usize = read.iter().map(|r| r.all).sum();
+    for r in read {
+        let gone_chars: usize = r.drops.iter().map(|(_, c)| c).sum();
         let mut largest: Option<(NodeId, usize)> = None;
-        for n in root.descendants_it() {
-            if n.parent().is_some_and(|p| gone.contains(&p.id)) {
-                gone.insert(n.id);
-            } else if dropped.contains(&n.id) {
-                gone.insert(n.id);
-                let chars = n.normalized_char_count();
-                gone_chars += chars;
-                if largest.is_none_or(|(_, c)| chars > c) {
-                    largest = Some((n.id, chars));
-                }
-                pending.push(n.id);
-            } else if n.is_text() && !n.text().trim().is_empty() {
-                before.append(&mut pending);
+        for &(id, chars) in &r.drops {
+            if largest.is_none_or(|(_, c)| chars > c) {
+                largest = Some((id, chars));
             }
         }
-        let all = root.normalized_char_count().max(1);
+        let before = r.before;
+        let all = r.all.max(1);
         let share = gone_chars as f32 / all as f32;
         if share > DROPPED_AT_MOST && share < DROPPED_ALL {
             out.extend(before);
@@ -231,6 +340,64 @@ fn restored(
         }
     }
     (out, whole)
+}
+
+/// What [`restored`] reads of one root.
+struct Drops {
+    /// The root's `normalized_char_count`.
+    all: usize,
+    /// The outermost dropped blocks below it, in page order, with theirs.
+    drops: Vec<(NodeId, usize)>,
+    /// Those that some of the root's other text follows.
+    before: Vec<NodeId>,
+}
+
+/// [`Drops`] of `root`, in one walk of it: each text node's characters
+/// are read once for the root's count and the block holding it (counting
+/// each apart walked them twice).
+fn read_drops(root: NodeRef<'_>, dropped: &FastSet<NodeId>) -> Drops {
+    let mut all = Normalized::default();
+    let mut block: Option<(NodeId, Normalized)> = None;
+    let mut drops = Vec::new();
+    let (mut pending, mut before) = (Vec::new(), Vec::new());
+    let mut gone: FastSet<NodeId> = FastSet::default();
+    for n in std::iter::once(root).chain(root.descendants_it()) {
+        let inside = n.id != root.id && n.parent().is_some_and(|p| gone.contains(&p.id));
+        if inside {
+            gone.insert(n.id);
+        } else {
+            if let Some((id, b)) = block.take() {
+                drops.push((id, b.count()));
+            }
+            if n.id != root.id && dropped.contains(&n.id) {
+                gone.insert(n.id);
+                block = Some((n.id, Normalized::default()));
+                pending.push(n.id);
+            }
+        }
+        let mut blank = true;
+        n.query(|node| {
+            if let NodeData::Text { contents } = &node.data {
+                let text = TextRun::of(contents);
+                all.add(&text);
+                if let Some((_, b)) = &mut block {
+                    b.add(&text);
+                }
+                blank = contents.trim().is_empty();
+            }
+        });
+        if !inside && block.is_none() && !blank {
+            before.append(&mut pending);
+        }
+    }
+    if let Some((id, b)) = block.take() {
+        drops.push((id, b.count()));
+    }
+    Drops {
+        all: all.count(),
+        drops,
+        before,
+    }
 }
 
 /// Whether `n` is an accordion (class and id words [`ACCORDION`]) of
@@ -331,4 +498,56 @@ pub(crate) fn clean(doc: &Document, choice: &Choice, kind: PageKind) {
     // A page that lists things may end with a card titled by its heading
     // alone (a blog archive's title-only posts).
     trailing::strip_headings(doc, roots, !kind.article && !kind.product, counted);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// [`left_text`] is each root's `normalized_char_count` less that of
+    /// each outermost doomed element, white space and all.
+    #[test]
+    fn left_text_is_the_root_count_less_the_doomed_counts() {
+        let doc = Document::from(
+            "<div id=a> x\u{a0} <p id=b>  c\u{3000} d\t</p>\n\n<span id=c>é  <i id=d> g </i></span> \
+             <b>\u{2003}h  i </b><p id=e></p>  </div><div id=f>\r\n k<u id=g> l </u>m </div>",
+        );
+        let id = |s: &str| {
+            let n = doc.select(s).nodes().first().copied();
+            n.map(|n| n.id).expect("the page has it")
+        };
+        let count = |s: &str| {
+            doc.select(s)
+                .nodes()
+                .first()
+                .map_or(0, |n| n.normalized_char_count())
+        };
+        let roots = [id("#a"), id("#f")];
+        for doomed in [
+            vec![],
+            vec!["#b"],
+            vec!["#c", "#d"],
+            vec!["#d", "#e", "#g"],
+            vec!["#b", "#c", "#g"],
+        ] {
+            let set: FastSet<NodeId> = doomed.iter().map(|s| id(s)).collect();
+            let outer: usize = doomed
+                .iter()
+                .filter(|s| **s != "#d" || !doomed.contains(&"#c"))
+                .map(|s| count(s))
+                .sum();
+            let want = (count("#a") + count("#f")).saturating_sub(outer);
+            assert_eq!(left_text(&doc, &roots, &set), want, "{doomed:?}");
+        }
+        for s in ["", " ", "a", "  a  b \t\n c ", "\u{a0}x\u{2003} \u{3000}y "] {
+            let mut n = Normalized::default();
+            n.add(&TextRun::of(s));
+            let want = Document::from(format!("<p>{s}</p>").as_str())
+                .select("p")
+                .nodes()
+                .first()
+                .map_or(0, |p| p.normalized_char_count());
+            assert_eq!(n.count(), want, "{s:?}");
+        }
+    }
 }

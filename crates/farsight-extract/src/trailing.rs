@@ -29,7 +29,7 @@ const TINY: usize = 20;
 /// the article). Returns the characters of the roots' text when it removed
 /// nothing: what [`strip_headings`] counts next on the same page.
 pub(crate) fn strip(doc: &Document, roots: &[NodeId]) -> Option<usize> {
-    let (gone, chars) = teasers_read(doc, roots);
+    let (gone, chars) = teasers_read(doc, roots, None);
     if gone.is_empty() {
         return Some(chars);
     }
@@ -41,18 +41,22 @@ pub(crate) fn strip(doc: &Document, roots: &[NodeId]) -> Option<usize> {
     None
 }
 
-/// The teasers [`strip`] removes, without changing the page.
-pub(crate) fn teasers(doc: &Document, roots: &[NodeId]) -> Vec<NodeId> {
-    teasers_read(doc, roots).0
+/// The teasers [`strip`] removes, without changing the page. `counted`,
+/// when given, is the characters of the one root's text (its
+/// `density::Stats::text` read on this very page): not counted again.
+pub(crate) fn teasers(doc: &Document, roots: &[NodeId], counted: Option<usize>) -> Vec<NodeId> {
+    teasers_read(doc, roots, counted).0
 }
 
 /// [`teasers`], and the characters of the roots' text outside them.
-fn teasers_read(doc: &Document, roots: &[NodeId]) -> (Vec<NodeId>, usize) {
+fn teasers_read(doc: &Document, roots: &[NodeId], counted: Option<usize>) -> (Vec<NodeId>, usize) {
+    // A count given is of a single root.
+    let counted = counted.filter(|_| roots.len() == 1);
     let mut out = Vec::new();
     let mut before = 0;
     for root in roots.iter().filter_map(|r| doc.tree.get(r)) {
         // Counted once: the run's look and the roots after it read it.
-        let its = chars(&root);
+        let its = counted.unwrap_or_else(|| chars(&root));
         let run = find_run(&root, before + its).unwrap_or_default();
         let in_run: usize = run.iter().map(chars).sum();
         out.extend(run.iter().map(|n| n.id));
