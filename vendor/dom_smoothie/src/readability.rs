@@ -770,9 +770,18 @@ impl Readability {
         let mut values: HashMap<String, String> = HashMap::default();
         let mut metadata = json_ld.unwrap_or_default();
 
-        let selection = self.doc.select_matcher(&MATCHER_META);
+        // farsight: the `meta` elements in document order by a plain walk
+        // comparing names (html5ever lowercases them), not the selector
+        // machinery over every element; one without `content` is skipped
+        // below as `meta[content]` skipped it.
+        let metas: Vec<NodeRef> = self
+            .doc
+            .root()
+            .descendants_it()
+            .filter(|n| n.query_or(false, |t| t.as_element().is_some_and(|el| &*el.name.local == "meta")))
+            .collect();
 
-        for node in selection.nodes() {
+        for node in &metas {
             if let Some(content) = node.attr("content") {
                 let content = content.trim();
                 if content.is_empty() {
