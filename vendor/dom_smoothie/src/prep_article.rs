@@ -88,12 +88,16 @@ fn may_be_ad_or_loading_word(text: &str) -> bool {
 }
 
 /// farsight: how many `img`, `p`, `li` and `input` elements are below a
-/// node, as `find_descendants` finds them (by local name).
+/// node, as `find_descendants` finds them (by local name); whether a
+/// `table[data-readability-table]` is below it and how many of
+/// `object,embed,iframe` (so those selectors' walks run only when needed).
 struct DescendantCounts {
     img: usize,
     p: usize,
     li: usize,
     input: usize,
+    data_table: bool,
+    embeds: usize,
 }
 
 impl DescendantCounts {
@@ -103,6 +107,8 @@ impl DescendantCounts {
             p: 0,
             li: 0,
             input: 0,
+            data_table: false,
+            embeds: 0,
         };
         for n in node.descendants_it() {
             n.query(|t| {
@@ -114,6 +120,10 @@ impl DescendantCounts {
                     "p" => counts.p += 1,
                     "li" => counts.li += 1,
                     "input" => counts.input += 1,
+                    "table" => {
+                        counts.data_table |= el.has_attr("data-readability-table");
+                    }
+                    "object" | "embed" | "iframe" => counts.embeds += 1,
                     _ => {}
                 }
             });
@@ -124,8 +134,11 @@ impl DescendantCounts {
 
 fn should_clean_conditionally(node: &NodeRef, flags: &FlagSet<GrabFlags>) -> bool {
     let sel = Selection::from(*node);
+    // farsight: the counts used below, made here in the walk that tells
+    // whether a data table is below (one walk of the subtree either way).
+    let counts = DescendantCounts::of(node);
     // keep element if it has a data tables
-    if sel.select_single_matcher(&MATCHER_DATA_TABLE).exists() {
+    if counts.data_table {
         return false;
     }
 
@@ -155,7 +168,12 @@ fn should_clean_conditionally(node: &NodeRef, flags: &FlagSet<GrabFlags>) -> boo
 
         let mut embed_count = 0;
 
-        let embeds_sel = sel.select_matcher(&MATCHER_EMBEDS);
+        // farsight: the selector's walk only when the counts saw an embed.
+        let embeds_sel = if counts.embeds > 0 {
+            sel.select_matcher(&MATCHER_EMBEDS)
+        } else {
+            Selection::from(Vec::new())
+        };
 
         for embed in embeds_sel.nodes() {
             for attr in &embed.attrs() {
@@ -189,7 +207,6 @@ fn should_clean_conditionally(node: &NodeRef, flags: &FlagSet<GrabFlags>) -> boo
         }
 
         // farsight: the four counts below in one walk (each was a walk).
-        let counts = DescendantCounts::of(node);
         let img = counts.img;
         let img_f32 = img as f32;
         let should_remove = || {
