@@ -40,7 +40,6 @@ pub(crate) static MATCHER_STYLE: Lazy<Matcher> = lazy_matcher!("style");
 pub(crate) static MATCHER_FONT: Lazy<Matcher> = lazy_matcher!("font");
 pub(crate) static MATCHER_BR: Lazy<Matcher> = lazy_matcher!("br");
 pub(crate) static MATCHER_IMG: Lazy<Matcher> = lazy_matcher!("img");
-pub(crate) static MATCHER_META: Lazy<Matcher> = lazy_matcher!("meta[content]");
 pub(crate) static MATCHER_JS_LINK: Lazy<Matcher> = lazy_matcher!(r#"a[href^="javascript:"]"#);
 pub(crate) static MATCHER_JSONLD: Lazy<Matcher> =
     lazy_matcher!(r#"script[type="application/ld+json"]"#);
@@ -68,8 +67,6 @@ pub(crate) static MATCHER_EMBEDS: Lazy<Matcher> = lazy_matcher!("object,embed,if
 pub(crate) static MATCHER_IMG_EMBEDS: Lazy<Matcher> = lazy_matcher!("img,object,embed,iframe");
 pub(crate) static MATCHER_CLEAN: Lazy<Matcher> =
     lazy_matcher!("object,embed,footer,link,aside,iframe,input,textarea,select,button");
-pub(crate) static MATCHER_DATA_TABLE: Lazy<Matcher> =
-    lazy_matcher!("table[data-readability-table]");
 pub(crate) static MATCHER_TABLE: Lazy<Matcher> = lazy_matcher!("table");
 pub(crate) static MATCHER_TABLE_MEMBERS: Lazy<Matcher> =
     lazy_matcher!("caption,col,colgroup,tfoot,thead,th");

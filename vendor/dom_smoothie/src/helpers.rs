@@ -275,6 +275,9 @@ impl<'a> BytePatternCheck<'a> {
 #[derive(Default)]
 pub(crate) struct CharCounterCache {
     inner: HashMap<NodeId, Known>,
+    /// farsight: `known`'s list of nodes to visit, kept between calls so
+    /// its allocation is made once (empty between calls).
+    order: Vec<NodeId>,
 }
 
 /// farsight: what the cache knows of a node's subtree.
@@ -336,17 +339,22 @@ impl CharCounterCache {
         }
         // The nodes below `node` not known yet, each after its parent
         // (breadth first); known subtrees are not entered.
-        let mut order = vec![*node];
+        let mut order = std::mem::take(&mut self.order);
+        order.clear();
+        order.push(node.id);
         let mut i = 0;
-        while let Some(n) = order.get(i).copied() {
+        while let Some(id) = order.get(i).copied() {
             i += 1;
             order.extend(
-                n.children_it(false)
-                    .filter(|c| !self.inner.contains_key(&c.id)),
+                NodeRef::new(id, node.tree)
+                    .children_it(false)
+                    .filter(|c| !self.inner.contains_key(&c.id))
+                    .map(|c| c.id),
             );
         }
         // Children before parents.
-        for n in order.iter().rev() {
+        for &id in order.iter().rev() {
+            let n = NodeRef::new(id, node.tree);
             let text = n.query_or(None, |t| match t.data {
                 NodeData::Text { ref contents } => Some(TextRun::of_text(contents)),
                 _ => None,
@@ -377,6 +385,8 @@ impl CharCounterCache {
             };
             self.inner.insert(n.id, known);
         }
+        order.clear();
+        self.order = order;
         self.inner.get(&node.id).copied().unwrap_or(Known::EMPTY)
     }
 }

@@ -1,6 +1,6 @@
 use std::cmp::Ordering;
 
-use dom_query::{Matcher, NodeRef, Selection};
+use dom_query::{Matcher, NodeData, NodeRef, Selection};
 use flagset::FlagSet;
 
 use crate::Config;
@@ -78,22 +78,72 @@ fn text_density_cmp(
 /// `LOADING_WORDS` once lowercased (and, for the latter, trimmed of its
 /// trailing dots).
 fn may_be_ad_or_loading_word(text: &str) -> bool {
-    let longest = AD_WORDS
+    text.trim_end_matches(['…', '.'])
+        .chars()
+        .nth(longest_ad_or_loading_word())
+        .is_none()
+}
+
+/// farsight: the most characters one of `AD_WORDS` or `LOADING_WORDS` has.
+fn longest_ad_or_loading_word() -> usize {
+    AD_WORDS
         .iter()
         .chain(LOADING_WORDS.iter())
         .map(|w| w.chars().count())
         .max()
-        .unwrap_or(0);
-    text.trim_end_matches(['…', '.']).chars().nth(longest).is_none()
+        .unwrap_or(0)
+}
+
+/// farsight: what `should_clean_conditionally` asks of a node's text,
+/// read in place instead of from a copy of it (`node.text()`).
+struct TextShape {
+    /// How many commas the text holds.
+    commas: usize,
+    /// Whether it has more characters that are neither whitespace nor a
+    /// dot (`.`, `…`) than the longest ad or loading word: trimming keeps
+    /// those, so such a text is too long to be one.
+    too_long_for_a_word: bool,
+}
+
+impl TextShape {
+    fn of(node: &NodeRef) -> Self {
+        let longest = longest_ad_or_loading_word();
+        let mut commas = 0;
+        let mut solid = 0;
+        // The text nodes `text()` joins: the node's own and its descendants'.
+        for n in std::iter::once(*node).chain(node.descendants_it()) {
+            n.query(|t| {
+                let NodeData::Text { contents } = &t.data else {
+                    return;
+                };
+                commas += contents.bytes().filter(|&b| b == b',').count();
+                if solid <= longest {
+                    solid += contents
+                        .chars()
+                        .filter(|&c| !c.is_whitespace() && c != '.' && c != '…')
+                        .take(longest + 1 - solid)
+                        .count();
+                }
+            });
+        }
+        TextShape {
+            commas,
+            too_long_for_a_word: solid > longest,
+        }
+    }
 }
 
 /// farsight: how many `img`, `p`, `li` and `input` elements are below a
-/// node, as `find_descendants` finds them (by local name).
+/// node, as `find_descendants` finds them (by local name); whether a
+/// `table[data-readability-table]` is below it and how many of
+/// `object,embed,iframe` (so those selectors' walks run only when needed).
 struct DescendantCounts {
     img: usize,
     p: usize,
     li: usize,
     input: usize,
+    data_table: bool,
+    embeds: usize,
 }
 
 impl DescendantCounts {
@@ -103,6 +153,8 @@ impl DescendantCounts {
             p: 0,
             li: 0,
             input: 0,
+            data_table: false,
+            embeds: 0,
         };
         for n in node.descendants_it() {
             n.query(|t| {
@@ -114,6 +166,10 @@ impl DescendantCounts {
                     "p" => counts.p += 1,
                     "li" => counts.li += 1,
                     "input" => counts.input += 1,
+                    "table" => {
+                        counts.data_table |= el.has_attr("data-readability-table");
+                    }
+                    "object" | "embed" | "iframe" => counts.embeds += 1,
                     _ => {}
                 }
             });
@@ -124,8 +180,11 @@ impl DescendantCounts {
 
 fn should_clean_conditionally(node: &NodeRef, flags: &FlagSet<GrabFlags>) -> bool {
     let sel = Selection::from(*node);
+    // farsight: the counts used below, made here in the walk that tells
+    // whether a data table is below (one walk of the subtree either way).
+    let counts = DescendantCounts::of(node);
     // keep element if it has a data tables
-    if sel.select_single_matcher(&MATCHER_DATA_TABLE).exists() {
+    if counts.data_table {
         return false;
     }
 
@@ -146,16 +205,23 @@ fn should_clean_conditionally(node: &NodeRef, flags: &FlagSet<GrabFlags>) -> boo
         return !node.descendants_it().any(|n| n.has_name("pre"));
     }
 
-    let node_text = node.text();
+    // farsight: the text's commas counted in place; the text itself made
+    // only when it may be short enough to be an ad or loading word.
+    let shape = TextShape::of(node);
 
-    if node_text.matches(',').count() < 10 {
+    if shape.commas < 10 {
         // If there are not very many commas, and the number of
         // non-paragraph elements is more than paragraphs or other
         // ominous signs, remove the element.
 
         let mut embed_count = 0;
 
-        let embeds_sel = sel.select_matcher(&MATCHER_EMBEDS);
+        // farsight: the selector's walk only when the counts saw an embed.
+        let embeds_sel = if counts.embeds > 0 {
+            sel.select_matcher(&MATCHER_EMBEDS)
+        } else {
+            Selection::from(Vec::new())
+        };
 
         for embed in embeds_sel.nodes() {
             for attr in &embed.attrs() {
@@ -171,10 +237,13 @@ fn should_clean_conditionally(node: &NodeRef, flags: &FlagSet<GrabFlags>) -> boo
         // farsight: a text longer than every ad and loading word (leaving
         // out the dots `is_loading_word` trims) cannot be one, and
         // lowercasing never makes fewer characters: not lowercased then.
-        if may_be_ad_or_loading_word(node_text.trim()) {
-            let text_low = node_text.trim().to_lowercase();
-            if AD_WORDS.contains(&text_low) || is_loading_word(&text_low) {
-                return true;
+        if !shape.too_long_for_a_word {
+            let node_text = node.text();
+            if may_be_ad_or_loading_word(node_text.trim()) {
+                let text_low = node_text.trim().to_lowercase();
+                if AD_WORDS.contains(&text_low) || is_loading_word(&text_low) {
+                    return true;
+                }
             }
         }
 
@@ -189,7 +258,6 @@ fn should_clean_conditionally(node: &NodeRef, flags: &FlagSet<GrabFlags>) -> boo
         }
 
         // farsight: the four counts below in one walk (each was a walk).
-        let counts = DescendantCounts::of(node);
         let img = counts.img;
         let img_f32 = img as f32;
         let should_remove = || {

@@ -770,9 +770,18 @@ impl Readability {
         let mut values: HashMap<String, String> = HashMap::default();
         let mut metadata = json_ld.unwrap_or_default();
 
-        let selection = self.doc.select_matcher(&MATCHER_META);
+        // farsight: the `meta` elements in document order by a plain walk
+        // comparing names (html5ever lowercases them), not the selector
+        // machinery over every element; one without `content` is skipped
+        // below as `meta[content]` skipped it.
+        let metas: Vec<NodeRef> = self
+            .doc
+            .root()
+            .descendants_it()
+            .filter(|n| n.query_or(false, |t| t.as_element().is_some_and(|el| &*el.name.local == "meta")))
+            .collect();
 
-        for node in selection.nodes() {
+        for node in &metas {
             if let Some(content) = node.attr("content") {
                 let content = content.trim();
                 if content.is_empty() {
@@ -1322,7 +1331,21 @@ fn has_byline_pattern(value: &str, buf: &mut String) -> bool {
     buf.clear();
     buf.push_str(value);
     buf.make_ascii_lowercase();
-    BYLINE_PATTERNS.iter().any(|p| buf.contains(p))
+    // farsight: a pattern with a byte the value lacks cannot be in it; the
+    // value's ASCII bytes as a set, made in one pass, spare most searches
+    // (the patterns are ASCII, so other bytes need no place in the set).
+    let set = ascii_set(buf.as_bytes());
+    BYLINE_PATTERNS
+        .iter()
+        .any(|p| ascii_set(p.as_bytes()) & !set == 0 && buf.contains(p))
+}
+
+/// farsight: the ASCII bytes of `bytes`, one bit each.
+fn ascii_set(bytes: &[u8]) -> u128 {
+    bytes
+        .iter()
+        .filter(|b| b.is_ascii())
+        .fold(0, |set, &b| set | 1 << b)
 }
 
 #[cfg(test)]
