@@ -156,42 +156,17 @@ fn kept_after(
 ///
 /// The figure is dom_query's `normalized_char_count` of each root less
 /// that of each outermost doomed element, as it always was; both are read
-/// in one walk of the root, each text node's characters once (counting
-/// the root, then each doomed block again, was most of this pass).
+/// in one walk of the root ([`read_drops`]), each text node's characters
+/// once (counting the root, then each doomed block again, was most of this
+/// pass).
 fn left_text(doc: &Document, roots: &[NodeId], doomed: &FastSet<NodeId>) -> usize {
     let mut kept = 0;
     for root in roots.iter().filter_map(|r| doc.tree.get(r)) {
-        let mut all = Normalized::default();
-        // The outermost doomed block being read, and the sum of those read.
-        let mut block: Option<Normalized> = None;
-        let mut gone_chars = 0;
-        // Outermost removals only: a removed block takes its insides along.
-        let mut gone: FastSet<NodeId> = FastSet::default();
-        for n in std::iter::once(root).chain(root.descendants_it()) {
-            let inside = n.id != root.id && n.parent().is_some_and(|p| gone.contains(&p.id));
-            if inside {
-                gone.insert(n.id);
-            } else {
-                gone_chars += block.take().map_or(0, Normalized::count);
-                if n.id != root.id && doomed.contains(&n.id) {
-                    gone.insert(n.id);
-                    block = Some(Normalized::default());
-                }
-            }
-            n.query(|node| {
-                if let NodeData::Text { contents } = &node.data {
-                    let text = TextRun::of(contents);
-                    all.add(&text);
-                    if let Some(b) = &mut block {
-                        b.add(&text);
-                    }
-                }
-            });
-        }
-        gone_chars += block.take().map_or(0, Normalized::count);
+        let read = read_drops(root, doomed);
+        let gone: usize = read.drops.iter().map(|(_, chars)| chars).sum();
         // Subtracting each block in turn, floored at nothing, is
         // subtracting their sum once.
-        kept = (kept + all.count()).saturating_sub(gone_chars);
+        kept = (kept + read.all).saturating_sub(gone);
     }
     kept
 }
@@ -342,7 +317,7 @@ fn restored(
     (out, whole)
 }
 
-/// What [`restored`] reads of one root.
+/// What [`restored`] and [`left_text`] read of one root.
 struct Drops {
     /// The root's `normalized_char_count`.
     all: usize,
