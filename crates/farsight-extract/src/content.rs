@@ -62,9 +62,9 @@ pub(crate) struct Choice {
     /// What Readability's cleaning dropped inside the roots it chose (see
     /// `readability.rs`): a pass of its own on articles.
     pub dropped: Vec<NodeId>,
-    /// The furniture below the roots when it was found while choosing
-    /// them (see `passes::kept_text`): the cleaning's first pass, done.
-    pub furniture: Option<Vec<NodeId>>,
+    /// What the cleaning's passes find below the roots, when it was found
+    /// while choosing them (see `passes::kept_text`).
+    pub found: Option<passes::Found>,
 }
 
 /// Chooses the content of `doc` (already cleaned of hidden elements).
@@ -83,7 +83,7 @@ pub(crate) fn choose(
             roots,
             chosen: Chosen::Region,
             dropped: Vec::new(),
-            furniture: None,
+            found: None,
         };
     }
     let (depth, elements) = shape(doc);
@@ -107,7 +107,7 @@ pub(crate) fn choose(
             roots: vec![row],
             chosen: Chosen::Row,
             dropped: Vec::new(),
-            furniture: None,
+            found: None,
         };
     }
     // On an article, one entry's text of a listicle written as list
@@ -119,7 +119,7 @@ pub(crate) fn choose(
             roots: vec![list],
             chosen: Chosen::Blocks,
             dropped: Vec::new(),
-            furniture: None,
+            found: None,
         };
     }
     // A part of one card gives its row (see `cards::row_around`), which
@@ -134,13 +134,13 @@ pub(crate) fn choose(
             roots: vec![row],
             chosen: Chosen::Row,
             dropped: Vec::new(),
-            furniture: None,
+            found: None,
         },
         None => Choice {
             roots,
             chosen: Chosen::Blocks,
             dropped,
-            furniture: None,
+            found: None,
         },
     };
     // A blog archive's description picked outside the region of its
@@ -153,7 +153,7 @@ pub(crate) fn choose(
             roots,
             chosen: Chosen::Region,
             dropped: Vec::new(),
-            furniture: None,
+            found: None,
         };
     }
     // The second look is a refinement: not when time is up.
@@ -177,7 +177,7 @@ pub(crate) fn choose(
 /// long posts.
 fn widen_to_region(doc: &Document, found: Choice, kind: PageKind) -> Choice {
     let chars = |id: &NodeId| doc.tree.get(id).map_or(0, |n| n.normalized_char_count());
-    let (chosen, furniture) = passes::kept_text(doc, &found.roots, kind, found.chosen);
+    let (chosen, dry) = passes::kept_text(doc, &found.roots, kind, found.chosen);
     // On a product page, picked blocks that are customer reviews (the
     // longest prose of many shops' pages) are not the product's content,
     // which inner furniture would drop as such: nothing was found.
@@ -187,7 +187,7 @@ fn widen_to_region(doc: &Document, found: Choice, kind: PageKind) -> Choice {
         chosen
     };
     let found = Choice {
-        furniture: Some(furniture),
+        found: Some(dry),
         ..found
     };
     // A few words out of a whole page (a listing whose every entry is one
@@ -247,7 +247,7 @@ fn widen_to_region(doc: &Document, found: Choice, kind: PageKind) -> Choice {
     } else {
         Some(passes::kept_text(doc, &[root], kind, how))
     };
-    let Some((kept, furniture)) = weighed else {
+    let Some((kept, dry)) = weighed else {
         return found;
     };
     let kept = kept as f32;
@@ -258,7 +258,7 @@ fn widen_to_region(doc: &Document, found: Choice, kind: PageKind) -> Choice {
             roots: vec![root],
             chosen: how,
             dropped: Vec::new(),
-            furniture: Some(furniture),
+            found: Some(dry),
         }
     } else {
         found
@@ -348,7 +348,7 @@ fn body(doc: &Document) -> Choice {
         roots: doc.body().map(|b| b.id).into_iter().collect(),
         chosen: Chosen::Body,
         dropped: Vec::new(),
-        furniture: None,
+        found: None,
     }
 }
 

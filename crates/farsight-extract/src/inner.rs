@@ -63,13 +63,9 @@ struct Size {
 /// Removes the furniture described above from below `roots`. Bylines and
 /// date lines go only from articles (a thread's posts and a listing's
 /// entries show who and when); on a product page review widgets go
-/// whatever their size. `walk`, when given, is a walk of `roots` on the
-/// page as it is now, read already.
-pub(crate) fn clean(doc: &Document, roots: &[NodeId], kind: PageKind, walk: Option<Walk<'_>>) {
-    let plan = match walk {
-        Some(walk) => plan_in(roots, kind, &walk),
-        None => plan(doc, roots, kind),
-    };
+/// whatever their size. `plan` is [`plan`] of the roots on the page as it
+/// is now.
+pub(crate) fn clean(doc: &Document, kind: PageKind, plan: Plan) {
     // A figure's text beside its media ("Enlarge", "Image 1 of 5", a
     // credit) goes; its caption stays.
     for n in plan.strip_text.iter().filter_map(|id| doc.tree.get(id)) {
@@ -126,6 +122,7 @@ pub(crate) fn is_image_caption(n: &NodeRef<'_>) -> bool {
 }
 
 /// What [`clean`] does to the content below some roots.
+#[derive(Clone)]
 pub(crate) struct Plan {
     /// The elements that go.
     pub doomed: Vec<NodeId>,

@@ -50,19 +50,23 @@ pub(crate) enum Chosen {
 /// far as whole elements go, without changing the page: blocks
 /// and a region are compared as they would be rendered, before either is
 /// cleaned (a listing's blocks are mostly link lists, which leave little).
-/// With them, the furniture found below `roots` (pass 1 on this very
-/// tree, in page order): [`clean`] removes it without looking again.
+/// With them, what the passes found below `roots` on this very tree (see
+/// [`Found`]): [`clean`] does not look again.
 pub(crate) fn kept_text(
     doc: &Document,
     roots: &[NodeId],
     kind: PageKind,
     chosen: Chosen,
-) -> (usize, Vec<NodeId>) {
+) -> (usize, Found) {
     let (furniture, read) = furniture_below(doc, roots, kind);
     let doomed: FastSet<NodeId> = furniture.iter().copied().collect();
+    let (kept, unchanged) = kept_after(doc, roots, kind, chosen, doomed, read);
     (
-        kept_after(doc, roots, kind, chosen, doomed, read),
-        furniture,
+        kept,
+        Found {
+            unchanged: unchanged.filter(|_| furniture.is_empty()),
+            furniture,
+        },
     )
 }
 
@@ -76,16 +80,42 @@ pub(crate) fn kept_text_over(
     kind: PageKind,
     chosen: Chosen,
     floor: f32,
-) -> Option<(usize, Vec<NodeId>)> {
+) -> Option<(usize, Found)> {
     let (furniture, read) = furniture_below(doc, roots, kind);
     let doomed: FastSet<NodeId> = furniture.iter().copied().collect();
     if left_text(doc, roots, &doomed) as f32 <= floor {
         return None;
     }
+    let (kept, unchanged) = kept_after(doc, roots, kind, chosen, doomed, read);
     Some((
-        kept_after(doc, roots, kind, chosen, doomed, read),
-        furniture,
+        kept,
+        Found {
+            unchanged: unchanged.filter(|_| furniture.is_empty()),
+            furniture,
+        },
     ))
+}
+
+/// What a dry run ([`kept_text`]) found below the roots it weighed, on the
+/// page as the roots were chosen, which nothing edits before [`clean`].
+pub(crate) struct Found {
+    /// Pass 1's furniture, in page order: the cleaning's first pass, done.
+    pub furniture: Vec<NodeId>,
+    /// Passes 2 and 3's finds, kept only when pass 1 found nothing: then
+    /// the cleaning reaches pass 2 with the very page the dry run read
+    /// (when pass 0 removes nothing too), and pass 3 as well when pass 2
+    /// removes nothing. Finding them again was a tenth of an article's
+    /// time (the inner plan, a listing's cards).
+    pub unchanged: Option<Unchanged>,
+}
+
+/// Passes 2 and 3's finds on an unchanged page (see [`Found`]).
+pub(crate) struct Unchanged {
+    /// Pass 2's link lists, in the order pass 2 removes them; empty when
+    /// pass 2 does not run for the roots.
+    pub link_lists: Vec<NodeId>,
+    /// Pass 3's plan, when pass 3 runs for the roots (see [`clean`]).
+    pub plan: Option<inner::Plan>,
 }
 
 /// Pass 1's finds below `roots`, in page order; with one root, what it
@@ -110,7 +140,8 @@ fn furniture_below<'a>(
 }
 
 /// The text below `roots` once `doomed` (the furniture) and what the
-/// other passes would remove are gone.
+/// other passes would remove are gone; with passes 2 and 3's finds (see
+/// [`Unchanged`]).
 fn kept_after(
     doc: &Document,
     roots: &[NodeId],
@@ -120,7 +151,7 @@ fn kept_after(
     // ones too), and SipHash was a visible share of this walk.
     mut doomed: FastSet<NodeId>,
     read: Option<Read<'_>>,
-) -> usize {
+) -> (usize, Option<Unchanged>) {
     // Passes 2 and 3 weigh the same walk of the unchanged page, which
     // pass 1 read already when there is one root.
     let (order, stats) = read.unzip();
@@ -128,15 +159,22 @@ fn kept_after(
         Some(order) => Walk::of_order(order, kind),
         None => Walk::of(doc, roots, kind),
     });
+    let mut found = Unchanged {
+        link_lists: Vec::new(),
+        plan: None,
+    };
     if let Some(walk) = &walk {
         if link_lists_go(chosen) {
-            doomed.extend(match &stats {
+            found.link_lists = match &stats {
                 Some(stats) => density::link_lists_with(doc, roots, walk, stats),
                 None => density::link_lists_in(doc, roots, kind, walk),
-            });
+            };
+            doomed.extend(found.link_lists.iter().copied());
         }
         if chosen != Chosen::Body {
-            doomed.extend(inner::plan_in(roots, kind, walk).doomed);
+            let plan = inner::plan_in(roots, kind, walk);
+            doomed.extend(plan.doomed.iter().copied());
+            found.plan = Some(plan);
         }
     }
     if chosen == Chosen::Blocks {
@@ -147,7 +185,7 @@ fn kept_after(
         };
         doomed.extend(trailing::teasers(doc, roots, counted));
     }
-    left_text(doc, roots, &doomed)
+    (left_text(doc, roots, &doomed), Some(found))
 }
 
 /// The characters of text below `roots` without the elements `doomed`.
@@ -424,12 +462,19 @@ pub(crate) fn clean(doc: &Document, choice: &Choice, kind: PageKind) {
     // Readability's cleaning changes what holds most of a root's text,
     // which bounds furniture: then pass 1 looks again.
     let dropped = kind.article && !kind.discussion && !choice.dropped.is_empty();
+    // Passes 2 and 3's finds on the page as the dry run read it, when
+    // passes 0 and 1 remove nothing (see [`Found`]).
+    let unchanged = choice
+        .found
+        .as_ref()
+        .filter(|_| !dropped)
+        .and_then(|f| f.unchanged.as_ref());
     // What pass 1 read of a single root, when it removed nothing: pass 2
     // weighs the same page.
     let mut read = None;
-    match &choice.furniture {
+    match &choice.found {
         Some(found) if !dropped => {
-            for n in found.iter().filter_map(|id| doc.tree.get(id)) {
+            for n in found.furniture.iter().filter_map(|id| doc.tree.get(id)) {
                 n.remove_from_parent();
             }
         }
@@ -444,11 +489,28 @@ pub(crate) fn clean(doc: &Document, choice: &Choice, kind: PageKind) {
     }
     // Pass 3 reads the walk of the roots pass 2 read when pass 2 removed
     // nothing (finding a listing's cards in it is a large share of each).
-    let walk = link_lists_go(chosen)
-        .then(|| density::prune_roots(doc, roots, kind, read))
-        .flatten();
+    let walk = match unchanged {
+        Some(found) => {
+            for n in found.link_lists.iter().filter_map(|id| doc.tree.get(id)) {
+                n.remove_from_parent();
+            }
+            None
+        }
+        None => link_lists_go(chosen)
+            .then(|| density::prune_roots(doc, roots, kind, read))
+            .flatten(),
+    };
     if chosen != Chosen::Body {
-        inner::clean(doc, roots, kind, walk);
+        // The dry run's plan, when the page is still the one it read.
+        let planned = unchanged
+            .filter(|found| found.link_lists.is_empty())
+            .and_then(|found| found.plan.clone());
+        let plan = match (planned, walk) {
+            (Some(plan), _) => plan,
+            (None, Some(walk)) => inner::plan_in(roots, kind, &walk),
+            (None, None) => inner::plan(doc, roots, kind),
+        };
+        inner::clean(doc, kind, plan);
     } else if !kind.article && !kind.discussion {
         // The whole body still holds a shop's "Similar items" rows: they
         // go, as from any chosen block (an eBay item page that no engine
