@@ -73,10 +73,14 @@ pub(crate) fn is_noise_with(n: &NodeRef<'_>, words: &Words, discussion: bool) ->
     // card's own header, its title (`card-header`, eBay's
     // `brwrvr__item-card__signals__header` around `bsig--header`).
     let accordion = || ACCORDION.matches(words);
-    NOISE.matching(words).any(|w| {
-        (w != "header" || !(content_header(n) || accordion() || card_part(n)))
-            && !(discussion && w == "comments")
-    })
+    // Most elements hold no word of the table: one test of its bit says
+    // so before its entries are listed (every element of the content is
+    // asked).
+    NOISE.matches(words)
+        && NOISE.matching(words).any(|w| {
+            (w != "header" || !(content_header(n) || accordion() || card_part(n)))
+                && !(discussion && w == "comments")
+        })
 }
 
 /// How far above an element the card it is a part of may start: eBay's

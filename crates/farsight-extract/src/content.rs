@@ -176,7 +176,6 @@ pub(crate) fn choose(
 /// replies and every post's byline, which are the thread as much as the
 /// long posts.
 fn widen_to_region(doc: &Document, found: Choice, kind: PageKind) -> Choice {
-    let chars = |id: &NodeId| doc.tree.get(id).map_or(0, |n| n.normalized_char_count());
     let (chosen, dry) = passes::kept_text(doc, &found.roots, kind, found.chosen);
     // On a product page, picked blocks that are customer reviews (the
     // longest prose of many shops' pages) are not the product's content,
@@ -193,17 +192,21 @@ fn widen_to_region(doc: &Document, found: Choice, kind: PageKind) -> Choice {
     // A few words out of a whole page (a listing whose every entry is one
     // link): the body minus furniture says more.
     let tiny = chosen < TINY_CONTENT;
-    let main = region::find(doc);
     // An article whose picked blocks are one panel of a set (see
     // `in_panel`) and a small share of its main region (its body without
     // one) is one section of a page that spreads (a service page's
     // accordion): the region is weighed as blocks.
-    let small_share = !kind.spreads()
-        && !tiny
-        && in_panel(doc, &found.roots)
-        && (chosen as f32) < whole_chars(doc) as f32 * SMALL_SHARE;
+    let panel = !kind.spreads() && !tiny && in_panel(doc, &found.roots);
     // An article of links (see `choose`) keeps its picked blocks unless
-    // they leave a few words.
+    // they leave a few words (the region is not looked for).
+    if !kind.spreads() && !tiny && !panel {
+        return found;
+    }
+    // The region and its characters, read once for every look below.
+    let counted = region::find_counted(doc);
+    let main = counted.map(|(id, _)| id);
+    let small_share =
+        panel && (chosen as f32) < whole_chars_with(doc, counted) as f32 * SMALL_SHARE;
     if !kind.spreads() && !tiny && !small_share {
         return found;
     }
@@ -213,7 +216,9 @@ fn widen_to_region(doc: &Document, found: Choice, kind: PageKind) -> Choice {
         // chosen blocks already hold nearly all of it, the region is not
         // looked at.
         Some(main)
-            if kind.discussion || tiny || (chosen as f32) < chars(&main) as f32 * MAIN_COVERED =>
+            if kind.discussion
+                || tiny
+                || (chosen as f32) < main_chars(counted) as f32 * MAIN_COVERED =>
         {
             (main, Chosen::Region, 1.0, None)
         }
@@ -286,10 +291,21 @@ fn few_words_or_links(doc: &Document, roots: &[NodeId]) -> bool {
 
 /// The characters of the page's main region, or of its body without one.
 fn whole_chars(doc: &Document) -> usize {
-    region::find(doc)
-        .or_else(|| doc.body().map(|b| b.id))
-        .and_then(|r| doc.tree.get(&r))
-        .map_or(0, |r| r.normalized_char_count())
+    whole_chars_with(doc, region::find_counted(doc))
+}
+
+/// [`whole_chars`], given the main region and its characters
+/// (`region::find_counted`).
+fn whole_chars_with(doc: &Document, main: Option<(NodeId, usize)>) -> usize {
+    match main {
+        Some((_, chars)) => chars,
+        None => doc.body().map_or(0, |b| b.normalized_char_count()),
+    }
+}
+
+/// The characters of the main region, given by `region::find_counted`.
+fn main_chars(main: Option<(NodeId, usize)>) -> usize {
+    main.map_or(0, |(_, chars)| chars)
 }
 
 /// Whether one of `roots` is, or lies in, one panel of a set of panels

@@ -20,11 +20,21 @@ use crate::{boilerplate, density};
 /// content is, and its body minus furniture still holds tag clouds and
 /// archive lists: Readability's choice stands there.
 pub(crate) fn find(doc: &Document) -> Option<NodeId> {
+    find_counted(doc).map(|(id, _)| id)
+}
+
+/// [`find`], with the region's `normalized_char_count`, which choosing it
+/// read already.
+pub(crate) fn find_counted(doc: &Document) -> Option<(NodeId, usize)> {
     let mut best: Option<(NodeRef<'_>, usize)> = None;
     for n in doc.root().descendants_it() {
-        let is_main = n.node_name().as_deref() == Some("main")
-            || n.attr("role")
-                .is_some_and(|r| r.eq_ignore_ascii_case("main"));
+        // The tag as the parser's atom: the whole page is walked, and
+        // `node_name` copied each element's name.
+        let is_main = crate::tag::of(&n).is_some_and(|t| {
+            &*t == "main"
+                || n.attr("role")
+                    .is_some_and(|r| r.eq_ignore_ascii_case("main"))
+        });
         if !is_main {
             continue;
         }
@@ -33,7 +43,7 @@ pub(crate) fn find(doc: &Document) -> Option<NodeId> {
             best = Some((n, chars));
         }
     }
-    best.map(|(n, _)| n.id)
+    best.map(|(n, chars)| (n.id, chars))
 }
 
 /// Removes furniture below `root`; an element holding over half of the
