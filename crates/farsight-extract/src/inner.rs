@@ -192,7 +192,10 @@ pub(crate) fn plan_in(roots: &[NodeId], kind: PageKind, walk: &Walk<'_>) -> Plan
         };
         let s = size(&n.id);
         let words = Words::of(n);
-        let has = |table: &Table| table.matches(&words);
+        // Most elements have no class or id, which no table matches (an
+        // empty value matches no entry): not asked a dozen times.
+        let plain = words.values().iter().all(|v| v.is_empty());
+        let has = |table: &Table| !plain && table.matches(&words);
 
         // A shop's "Frequently bought together" row (see
         // `recommendations.rs`): the row goes, never most of the content.
@@ -346,7 +349,9 @@ pub(crate) fn plan_in(roots: &[NodeId], kind: PageKind, walk: &Walk<'_>) -> Plan
 /// (`wp-caption-text`, `wp-element-caption`, `image-caption`) that is not a
 /// caption's toggle ("Hide caption").
 fn is_caption(n: &NodeRef<'_>) -> bool {
-    if n.node_name().as_deref() == Some("figcaption") {
+    // The tag as the parser's atom, not a copied name: every element of
+    // the content is asked.
+    if crate::tag::of(n).as_deref() == Some("figcaption") {
         return true;
     }
     // A class name that ends in "caption": a suffix, which no word table
@@ -464,7 +469,7 @@ fn is_date_line(n: &NodeRef<'_>, name: &str, text: usize) -> bool {
     }
     name == "time"
         || n.descendants_it()
-            .any(|d| d.node_name().as_deref() == Some("time"))
+            .any(|d| crate::tag::of(&d).as_deref() == Some("time"))
 }
 
 /// Whether `n`, or its parent or grandparent, has an element sibling

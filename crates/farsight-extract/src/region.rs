@@ -99,8 +99,10 @@ pub(crate) fn furniture_in(
         .skip(1)
         .filter(|n| n.is_element() && text(&n.id) <= most)
         .filter(|n| {
-            is_furniture_but_contents(n, kind)
-                || (TABLE_OF_CONTENTS.matches(&Words::of(n)) && links_mostly(&n.id))
+            // The words read once for both questions.
+            let words = Words::of(n);
+            is_furniture_with(n, &words, kind)
+                || (TABLE_OF_CONTENTS.matches(&words) && links_mostly(&n.id))
         })
         .map(|n| n.id)
         .collect();
@@ -139,7 +141,8 @@ fn outermost_text(order: &[NodeRef<'_>], found: &[NodeId], text: &dyn Fn(&NodeId
 /// Whether `n` is furniture by its own markup (class and id words, roles),
 /// whatever text it holds.
 pub(crate) fn is_furniture(n: &NodeRef<'_>, kind: PageKind) -> bool {
-    is_furniture_but_contents(n, kind) || TABLE_OF_CONTENTS.matches(&Words::of(n))
+    let words = Words::of(n);
+    is_furniture_with(n, &words, kind) || TABLE_OF_CONTENTS.matches(&words)
 }
 
 /// Google's `data-nosnippet`: text the publisher tells search engines not
@@ -161,19 +164,19 @@ fn is_author_item(n: &NodeRef<'_>) -> bool {
 }
 
 /// [`is_furniture`] but for the words of a table of contents, which
-/// [`furniture`] weighs with the element's links.
-fn is_furniture_but_contents(n: &NodeRef<'_>, kind: PageKind) -> bool {
-    let words = Words::of(n);
-    if boilerplate::is_noise_with(n, &words, kind.discussion) {
+/// [`furniture`] weighs with the element's links; given the [`Words`] of
+/// `n` (read once for both questions).
+fn is_furniture_with(n: &NodeRef<'_>, words: &Words, kind: PageKind) -> bool {
+    if boilerplate::is_noise_with(n, words, kind.discussion) {
         return true;
     }
     if kind.article && (n.has_attr(NOSNIPPET) || is_author_item(n)) {
         return true;
     }
     // "Showing 1-12 of 40 results"; "Edit this page" links of documentation.
-    RESULT_COUNT.in_class(&words)
-        || EDIT_PAGE.matches(&words)
-        || (REGION_NOISE.matches(&words) && !filter_with_prose(n, &words))
+    RESULT_COUNT.in_class(words)
+        || EDIT_PAGE.matches(words)
+        || (REGION_NOISE.matches(words) && !filter_with_prose(n, words))
 }
 
 /// Whether `n` is named only a filter or facet panel ([`FILTER`]) and
