@@ -128,29 +128,29 @@ pub(crate) fn choose(doc: &Document) -> Option<Vec<NodeId>> {
 
 /// Removes furniture and link lists below `roots`, given `read`, the
 /// [`Read`] of a single root on the page as it is, when there is one.
-/// Returns the walk of `roots` it read when it removed nothing: the page
-/// is still as the walk read it, and pass 3 reads the same walk (see
-/// `passes::clean`).
+/// Returns the walk of `roots` it read when it removed nothing, with the
+/// figures of `read` when given: the page is still as the walk read it,
+/// and pass 3 reads the same walk (see `passes::clean`).
 pub(crate) fn prune_roots<'a>(
     doc: &'a Document,
     roots: &[NodeId],
     kind: PageKind,
     read: Option<Read<'a>>,
-) -> Option<Walk<'a>> {
-    let (walk, gone) = match read {
+) -> Option<(Walk<'a>, Option<FastMap<NodeId, Stats>>)> {
+    let (walk, gone, stats) = match read {
         Some((order, stats)) => {
             let walk = Walk::of_order(order, kind);
             let gone = link_lists_with(doc, roots, &walk, &stats);
-            (walk, gone)
+            (walk, gone, Some(stats))
         }
         None => {
             let walk = Walk::of(doc, roots, kind);
             let gone = link_lists_in(doc, roots, kind, &walk);
-            (walk, gone)
+            (walk, gone, None)
         }
     };
     if gone.is_empty() {
-        return Some(walk);
+        return Some((walk, stats));
     }
     for id in gone {
         if let Some(n) = doc.tree.get(&id) {

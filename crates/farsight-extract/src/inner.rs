@@ -158,8 +158,20 @@ pub(crate) fn plan(doc: &Document, roots: &[NodeId], kind: PageKind) -> Plan {
 
 /// [`plan`] over a [`Walk`] of `roots` read already.
 pub(crate) fn plan_in(roots: &[NodeId], kind: PageKind, walk: &Walk<'_>) -> Plan {
+    plan_with(roots, kind, walk, None)
+}
+
+/// [`plan_in`], given `stats`, when there are, `density::subtree_stats`
+/// of the walk's order (one root's, as `walk::read` reads it): their
+/// text is the text counted here, read without reading the text again.
+pub(crate) fn plan_with(
+    roots: &[NodeId],
+    kind: PageKind,
+    walk: &Walk<'_>,
+    stats: Option<&FastMap<NodeId, density::Stats>>,
+) -> Plan {
     let order = &walk.order;
-    let sizes = sizes(order);
+    let sizes = sizes(order, stats);
     // The links of a row of cards are its entries (see
     // `cards::card_link_text`): not a run of links.
     let card_links = &walk.card_links;
@@ -457,6 +469,21 @@ fn is_copyright_line(n: &NodeRef<'_>, name: &str, text: usize) -> bool {
     if !matches!(name, "p" | "div" | "span" | "small") || text > 300 {
         return false;
     }
+    // Each mark below holds a `©` (whose second byte is A9) or starts with
+    // an `A`, which lies in one text node: a block without either byte in
+    // its text nodes is not one, and its text is not copied out (most
+    // short blocks off articles were).
+    let may = std::iter::once(*n).chain(n.descendants_it()).any(|d| {
+        d.query_or(false, |node| match &node.data {
+            NodeData::Text { contents } => {
+                memchr::memchr2(b'A', 0xA9, contents.as_bytes()).is_some()
+            }
+            _ => false,
+        })
+    });
+    if !may {
+        return false;
+    }
     let t = n.text();
     let t = t.trim_start();
     t.starts_with('©') || t.starts_with("Copyright ©") || t.contains("All rights reserved")
@@ -593,24 +620,35 @@ fn has_any(n: &NodeRef<'_>, names: &[&str]) -> bool {
 }
 
 /// Non-space characters of text, of link text and the number of links
-/// below each element, children before parents, in one pass.
-fn sizes(order: &[NodeRef<'_>]) -> FastMap<NodeId, Size> {
+/// below each element, children before parents, in one pass. The text is
+/// that of `stats` when given (`density::subtree_stats` of `order`, which
+/// counts each text node's non-space characters as this did, and sums
+/// them up the same tree): every text node was read again here.
+fn sizes(
+    order: &[NodeRef<'_>],
+    stats: Option<&FastMap<NodeId, density::Stats>>,
+) -> FastMap<NodeId, Size> {
     let mut sizes: FastMap<NodeId, Size> =
         FastMap::with_capacity_and_hasher(order.len(), Default::default());
     for n in order.iter().rev() {
         let mut s = Size::default();
         for c in n.children_it(false) {
             if c.is_text() {
-                s.text += c.query_or(0, |node| match &node.data {
-                    NodeData::Text { contents } => crate::trailing::non_space(contents),
-                    _ => 0,
-                });
+                if stats.is_none() {
+                    s.text += c.query_or(0, |node| match &node.data {
+                        NodeData::Text { contents } => crate::trailing::non_space(contents),
+                        _ => 0,
+                    });
+                }
             } else if let Some(cs) = sizes.get(&c.id) {
                 s.text += cs.text;
                 s.link += cs.link;
                 s.links += cs.links;
                 s.heading |= cs.heading;
             }
+        }
+        if let Some(stats) = stats {
+            s.text = stats.get(&n.id).map_or(0, |st| st.text as usize);
         }
         match crate::tag::of(n).as_deref() {
             Some("a") => {

@@ -172,7 +172,7 @@ fn kept_after(
             doomed.extend(found.link_lists.iter().copied());
         }
         if chosen != Chosen::Body {
-            let plan = inner::plan_in(roots, kind, walk);
+            let plan = inner::plan_with(roots, kind, walk, stats.as_ref());
             doomed.extend(plan.doomed.iter().copied());
             found.plan = Some(plan);
         }
@@ -507,7 +507,7 @@ pub(crate) fn clean(doc: &Document, choice: &Choice, kind: PageKind) {
             .and_then(|found| found.plan.clone());
         let plan = match (planned, walk) {
             (Some(plan), _) => plan,
-            (None, Some(walk)) => inner::plan_in(roots, kind, &walk),
+            (None, Some((walk, stats))) => inner::plan_with(roots, kind, &walk, stats.as_ref()),
             (None, None) => inner::plan(doc, roots, kind),
         };
         inner::clean(doc, kind, plan);
