@@ -12,6 +12,7 @@ use std::cell::RefCell;
 use crate::fasthash::{FastMap, FastSet};
 
 use dom_query::{Document, NodeData, NodeId, NodeRef};
+use html5ever::local_name;
 
 use crate::density;
 use crate::kind::PageKind;
@@ -208,6 +209,9 @@ pub(crate) fn plan_with(
         // empty value matches no entry): not asked a dozen times.
         let plain = words.values().iter().all(|v| v.is_empty());
         let has = |table: &Table| !plain && table.matches(&words);
+        // Two rules ask whether the element is a caption: read once.
+        let caption = std::cell::OnceCell::new();
+        let captioned = || *caption.get_or_init(|| is_caption(n));
 
         // A shop's "Frequently bought together" row (see
         // `recommendations.rs`): the row goes, never most of the content.
@@ -290,10 +294,10 @@ pub(crate) fn plan_with(
             _ if has(&CAPTION) && slideshows.contain(n) => s.text < cap(600),
             // WordPress's caption paragraph (`wp-caption-text`) and its
             // block editor's (`wp-element-caption`) are a figcaption.
-            _ if kind.article && is_caption(n) && s.link * 2 > s.text => true,
+            _ if kind.article && captioned() && s.link * 2 > s.text => true,
             // Bootstrap's `.thumbnail > .caption` is the text of a card
             // under its image (a product's name and price) on any page.
-            _ if is_caption(n) && (kind.article || has(&CARD_CAPTION)) => {
+            _ if captioned() && (kind.article || has(&CARD_CAPTION)) => {
                 captions.push(*n);
                 false
             }
@@ -370,9 +374,21 @@ fn is_caption(n: &NodeRef<'_>) -> bool {
     // says (`image-caption`, not `caption-large`, a type size). Read in
     // any case without a lower-cased copy: every element of the content
     // is asked.
-    let Some(class) = n.attr("class") else {
-        return false;
-    };
+    // The class read in place, not copied out.
+    n.query_or(false, |node| {
+        let NodeData::Element(el) = &node.data else {
+            return false;
+        };
+        el.attrs
+            .iter()
+            .find(|a| a.name.local == local_name!("class"))
+            .is_some_and(|a| is_caption_class(&a.value))
+    })
+}
+
+/// Whether a class, as the page wrote it, names a caption (see
+/// [`is_caption`]).
+fn is_caption_class(class: &str) -> bool {
     let ends = |w: &[u8], suffix: &[u8]| {
         w.len() >= suffix.len() && w[w.len() - suffix.len()..].eq_ignore_ascii_case(suffix)
     };

@@ -219,6 +219,14 @@ struct TextRun {
 }
 
 impl TextRun {
+    /// Whether `s`, read as `self`, is nothing but white space (its
+    /// `trim` is empty): empty, or one character once each run of white
+    /// space is one, which is white space. Its characters were decoded
+    /// again to say so.
+    fn is_blank(&self, s: &str) -> bool {
+        s.is_empty() || (self.chars == 1 && self.starts_blank)
+    }
+
     fn of(s: &str) -> Self {
         let b = s.as_bytes();
         let chars = if b.is_ascii() {
@@ -396,7 +404,7 @@ fn read_drops(root: NodeRef<'_>, dropped: &FastSet<NodeId>) -> Drops {
                 if let Some((_, b)) = &mut block {
                     b.add(&text);
                 }
-                blank = contents.trim().is_empty();
+                blank = text.is_blank(contents);
             }
         });
         if !inside && block.is_none() && !blank {
@@ -576,7 +584,17 @@ mod tests {
             let want = (count("#a") + count("#f")).saturating_sub(outer);
             assert_eq!(left_text(&doc, &roots, &set), want, "{doomed:?}");
         }
-        for s in ["", " ", "a", "  a  b \t\n c ", "\u{a0}x\u{2003} \u{3000}y "] {
+        for s in [
+            "",
+            " ",
+            "a",
+            "  a  b \t\n c ",
+            "\u{a0}x\u{2003} \u{3000}y ",
+            " \u{a0}\t",
+            "\u{200b}",
+            " \u{200b} ",
+        ] {
+            assert_eq!(TextRun::of(s).is_blank(s), s.trim().is_empty(), "{s:?}");
             let mut n = Normalized::default();
             n.add(&TextRun::of(s));
             let want = Document::from(format!("<p>{s}</p>").as_str())
