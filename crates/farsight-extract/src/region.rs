@@ -6,7 +6,8 @@
 //! and the footer. The region is that: the page's `<main>` without
 //! furniture (a thread's, or a failed page's, body when it has no `<main>`).
 
-use dom_query::{Document, NodeId, NodeRef};
+use dom_query::{Document, NodeData, NodeId, NodeRef};
+use html5ever::local_name;
 
 use crate::fasthash::{FastMap, FastSet};
 use crate::kind::PageKind;
@@ -28,12 +29,19 @@ pub(crate) fn find(doc: &Document) -> Option<NodeId> {
 pub(crate) fn find_counted(doc: &Document) -> Option<(NodeId, usize)> {
     let mut best: Option<(NodeRef<'_>, usize)> = None;
     for n in doc.root().descendants_it() {
-        // The tag as the parser's atom: the whole page is walked, and
-        // `node_name` copied each element's name.
-        let is_main = crate::tag::of(&n).is_some_and(|t| {
-            &*t == "main"
-                || n.attr("role")
-                    .is_some_and(|r| r.eq_ignore_ascii_case("main"))
+        // The tag and the attribute's name compared as the parser's atoms,
+        // the role read in place: the whole page is walked, and
+        // `node_name` and `attr` copied each element's name and role.
+        let is_main = n.query_or(false, |node| {
+            let NodeData::Element(el) = &node.data else {
+                return false;
+            };
+            el.name.local == local_name!("main")
+                || el
+                    .attrs
+                    .iter()
+                    .find(|a| a.name.local == local_name!("role"))
+                    .is_some_and(|a| a.value.eq_ignore_ascii_case("main"))
         });
         if !is_main {
             continue;
