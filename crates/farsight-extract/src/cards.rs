@@ -3,6 +3,7 @@
 //! content is the row, not the one card that happened to score best.
 
 use dom_query::{Document, NodeData, NodeId, NodeRef};
+use html5ever::{LocalName, local_name};
 
 use std::hash::{Hash, Hasher};
 
@@ -334,12 +335,40 @@ fn alike_key(n: &NodeRef<'_>) -> u64 {
     let tag = crate::tag::of(n);
     tag.as_deref().hash(&mut h);
     if tag.as_deref() != Some("li") {
-        n.attr("class")
-            .as_deref()
-            .and_then(|c| c.split_whitespace().find(|w| !is_numbered(w)))
-            .hash(&mut h);
+        // The class read in place, not copied out: every child of an
+        // element with a few is asked.
+        let read = n.query_or(false, |node| {
+            first_word(class_of(&node.data)).hash(&mut h);
+            true
+        });
+        if !read {
+            None::<&str>.hash(&mut h);
+        }
     }
     h.finish()
+}
+
+/// The first class word that is not an item's number (see
+/// [`alike_key`]).
+fn first_word(class: Option<&str>) -> Option<&str> {
+    class.and_then(|c| c.split_whitespace().find(|w| !is_numbered(w)))
+}
+
+/// The value of an element's attribute `name`, read in place (as
+/// `NodeRef::attr` finds it: the first of that name).
+fn attr_in<'a>(data: &'a NodeData, name: &LocalName) -> Option<&'a str> {
+    let NodeData::Element(el) = data else {
+        return None;
+    };
+    el.attrs
+        .iter()
+        .find(|a| a.name.local == *name)
+        .map(|a| &*a.value)
+}
+
+/// The class of an element, read in place.
+fn class_of(data: &NodeData) -> Option<&str> {
+    attr_in(data, &local_name!("class"))
 }
 
 /// Whether a class word is WordPress's number of one post (`post-30149`):
@@ -384,10 +413,14 @@ fn has_price(text: &str) -> bool {
 /// schema.org microdata of a product or its offer (`itemtype` Product or
 /// Offer, `itemprop` price or offers).
 fn has_product_microdata(n: &NodeRef<'_>) -> bool {
-    n.attr("itemtype")
-        .is_some_and(|t| t.contains("schema.org/Product") || t.contains("schema.org/Offer"))
-        || n.attr("itemprop")
-            .is_some_and(|p| matches!(&*p, "price" | "offers" | "lowPrice"))
+    // Both attributes read in place in one look at the element: every
+    // element of a listing's walk is asked.
+    n.query_or(false, |node| {
+        attr_in(&node.data, &local_name!("itemtype"))
+            .is_some_and(|t| t.contains("schema.org/Product") || t.contains("schema.org/Offer"))
+            || attr_in(&node.data, &local_name!("itemprop"))
+                .is_some_and(|p| matches!(p, "price" | "offers" | "lowPrice"))
+    })
 }
 
 #[cfg(test)]
