@@ -7,6 +7,7 @@ use html5ever::{LocalName, local_name};
 
 use std::hash::{Hash, Hasher};
 
+use crate::density::Stats;
 use crate::fasthash::{FastMap, FastSet, FxHasher};
 
 /// Cards in a row, the chosen one included, for it to be a listing.
@@ -75,8 +76,15 @@ fn text_len(n: &NodeRef<'_>) -> usize {
 /// Returns, for the elements of `order` (a pre-order walk, as
 /// `density::subtree_stats` reads it), the characters of link text inside
 /// cards of such rows below each: link text that is content.
-pub(crate) fn card_link_text(order: &[NodeRef<'_>]) -> FastMap<NodeId, usize> {
-    find_cards(order).map_or_else(FastMap::default, |(_, links)| links)
+///
+/// `stats`, when given, are `density::subtree_stats` of `order` (one
+/// root's walk, as `walk::read` reads it): their text is the text counted
+/// here, and the text nodes are then only asked whether they hold any.
+pub(crate) fn card_link_text(
+    order: &[NodeRef<'_>],
+    stats: Option<&FastMap<NodeId, Stats>>,
+) -> FastMap<NodeId, usize> {
+    find_cards(order, stats).map_or_else(FastMap::default, |(_, links)| links)
 }
 
 /// The row of cards around `roots` when they are one card of it, or a part
@@ -91,7 +99,7 @@ pub(crate) fn row_around(doc: &Document, roots: &[NodeId]) -> Option<NodeId> {
     };
     let body = doc.body()?;
     let order: Vec<NodeRef<'_>> = std::iter::once(body).chain(body.descendants_it()).collect();
-    let (cards, _) = find_cards(&order)?;
+    let (cards, _) = find_cards(&order, None)?;
     let root = doc.tree.get(root)?;
     match std::iter::once(root)
         .chain(root.ancestors_it(None))
@@ -163,8 +171,12 @@ fn block_with_row(
 const BESIDE_LEVELS: usize = 6;
 
 /// The cards of the rows of `order` and the link text inside them below
-/// each element; `None` when the cards hold too little of the text.
-fn find_cards(order: &[NodeRef<'_>]) -> Option<(FastSet<NodeId>, FastMap<NodeId, usize>)> {
+/// each element; `None` when the cards hold too little of the text. The
+/// text is that of `stats` when given (see [`card_link_text`]).
+fn find_cards(
+    order: &[NodeRef<'_>],
+    stats: Option<&FastMap<NodeId, Stats>>,
+) -> Option<(FastSet<NodeId>, FastMap<NodeId, usize>)> {
     let mut feats: FastMap<NodeId, Feats> =
         FastMap::with_capacity_and_hasher(order.len(), Default::default());
     let mut cards: FastSet<NodeId> = FastSet::default();
@@ -176,7 +188,13 @@ fn find_cards(order: &[NodeRef<'_>]) -> Option<(FastSet<NodeId>, FastMap<NodeId,
             if c.is_text() {
                 c.query(|node| {
                     if let NodeData::Text { contents } = &node.data {
-                        let chars = crate::trailing::non_space(contents);
+                        // With `stats`, only whether the text holds a
+                        // character that is not white space (what a
+                        // count above nothing says).
+                        let chars = match stats {
+                            Some(_) => usize::from(!contents.trim().is_empty()),
+                            None => crate::trailing::non_space(contents),
+                        };
                         if chars > 0 {
                             f.text += chars;
                             f.parts = f.parts.saturating_add(1);
@@ -187,6 +205,11 @@ fn find_cards(order: &[NodeRef<'_>]) -> Option<(FastSet<NodeId>, FastMap<NodeId,
             } else if let Some(cf) = feats.get(&c.id) {
                 f.add(cf);
             }
+        }
+        // The same sum of each text node's non-space characters up the
+        // same tree, read once by `density::subtree_stats`.
+        if let Some(stats) = stats {
+            f.text = stats.get(&n.id).map_or(0, |s| s.text as usize);
         }
         let Some(name) = crate::tag::of(n) else {
             continue;

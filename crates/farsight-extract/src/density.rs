@@ -139,7 +139,7 @@ pub(crate) fn prune_roots<'a>(
 ) -> Option<(Walk<'a>, Option<FastMap<NodeId, Stats>>)> {
     let (walk, gone, stats) = match read {
         Some((order, stats)) => {
-            let walk = Walk::of_order(order, kind);
+            let walk = Walk::of_order(order, kind, Some(&stats));
             let gone = link_lists_with(doc, roots, &walk, &stats);
             (walk, gone, Some(stats))
         }

@@ -156,7 +156,7 @@ fn kept_after(
     // pass 1 read already when there is one root.
     let (order, stats) = read.unzip();
     let walk = (link_lists_go(chosen) || chosen != Chosen::Body).then(|| match order {
-        Some(order) => Walk::of_order(order, kind),
+        Some(order) => Walk::of_order(order, kind, stats.as_ref()),
         None => Walk::of(doc, roots, kind),
     });
     let mut found = Unchanged {

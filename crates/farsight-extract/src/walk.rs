@@ -26,14 +26,19 @@ impl<'a> Walk<'a> {
             order.push(r);
             order.extend(r.descendants_it());
         }
-        Self::of_order(order, kind)
+        Self::of_order(order, kind, None)
     }
 
     /// The walk whose elements, in order, are `order` (as [`Walk::of`]
-    /// lists them), read already.
-    pub(crate) fn of_order(order: Vec<NodeRef<'a>>, kind: PageKind) -> Self {
+    /// lists them), read already; with `stats` when there are (the
+    /// figures of a [`Read`] of one root: see `cards::card_link_text`).
+    pub(crate) fn of_order(
+        order: Vec<NodeRef<'a>>,
+        kind: PageKind,
+        stats: Option<&FastMap<NodeId, Stats>>,
+    ) -> Self {
         let card_links = if kind.lists() {
-            crate::cards::card_link_text(&order)
+            crate::cards::card_link_text(&order, stats)
         } else {
             FastMap::default()
         };
