@@ -55,7 +55,7 @@ fn extract_within(html: &str, options: &ExtractOptions, deadline: &Deadline) -> 
     // Taken before the cleaning changes the page; not needed when JSON-LD
     // already says the page is not free.
     let visible_text = match dom.body() {
-        Some(b) if !facts.not_free => b.text().to_string(),
+        Some(b) if !facts.not_free => paywall::visible_text(&b),
         _ => String::new(),
     };
     let signals = paywall::Signals {

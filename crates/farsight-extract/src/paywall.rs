@@ -1,6 +1,6 @@
 //! Paywall detection.
 
-use dom_query::{NodeData, TreeNode};
+use dom_query::{NodeData, NodeRef, TreeNode};
 
 use crate::words::tables::PAYWALL;
 
@@ -48,6 +48,21 @@ pub(crate) fn is_marker(node: &TreeNode) -> bool {
         "data-testid" => a.value.contains("paywall"),
         _ => false,
     })
+}
+
+/// The text of `body` (what `NodeRef::text` gives) for the prompt's
+/// search: each text node's contents pushed onto one `String`, not
+/// gathered into a tendril that is then copied into one.
+pub(crate) fn visible_text(body: &NodeRef<'_>) -> String {
+    let mut out = String::new();
+    for d in body.descendants_it() {
+        d.query(|node| {
+            if let NodeData::Text { contents } = &node.data {
+                out.push_str(contents);
+            }
+        });
+    }
+    out
 }
 
 /// Whether the visible text asks the reader to subscribe.
