@@ -52,10 +52,15 @@ fn extract_within(html: &str, options: &ExtractOptions, deadline: &Deadline) -> 
         .as_deref()
         .and_then(|href| resolver.http(href));
 
-    let body_text = dom.body().map(|b| b.text().to_string()).unwrap_or_default();
+    // Taken before the cleaning changes the page; not needed when JSON-LD
+    // already says the page is not free.
+    let visible_text = match dom.body() {
+        Some(b) if !facts.not_free => paywall::visible_text(&b),
+        _ => String::new(),
+    };
     let signals = paywall::Signals {
         marker: facts.paywall_marker,
-        prompt: paywall::has_prompt(body_text),
+        visible_text,
     };
 
     if let Some(sel) = options.selector.as_deref() {

@@ -6,7 +6,7 @@
 use std::borrow::Cow;
 
 use crate::deadline::Deadline;
-use dom_query::NodeRef;
+use dom_query::{NodeData, NodeRef};
 
 use crate::escape;
 use crate::math;
@@ -303,24 +303,42 @@ impl<'o, 'a> Writer<'o, 'a> {
     }
 
     fn text(&mut self, t: &str) {
-        let mut words = t.split(is_html_space).enumerate().peekable();
-        while let Some((i, word)) = words.next() {
+        // Zero-width characters are not ASCII: an ASCII text (most) holds
+        // none, said by one look at the whole text, not one per word.
+        let ascii = t.is_ascii();
+        let mut rest = t;
+        let mut first = true;
+        loop {
+            // The words between HTML spaces, read by bytes (every space
+            // but the no-break space is one ASCII byte): as `split` on
+            // `is_html_space` gives them, empty ones included.
+            let (word, after) = match next_html_space(rest.as_bytes()) {
+                Some((at, len)) => (&rest[..at], Some(&rest[at + len..])),
+                None => (rest, None),
+            };
             // The last word of a node may be continued by the next node.
-            let open_end = words.peek().is_none();
-            if i > 0 {
+            let open_end = after.is_none();
+            if !first {
                 if self.out.is_empty() && self.need == 0 {
                     self.leading_space = true;
                 }
                 self.space = true;
             }
-            if word.is_empty() {
-                continue;
+            first = false;
+            if !word.is_empty() {
+                let word = if ascii {
+                    Cow::Borrowed(word)
+                } else {
+                    strip_invisible(word)
+                };
+                if !word.is_empty() {
+                    self.word(&word, open_end);
+                }
             }
-            let word = strip_invisible(word);
-            if word.is_empty() {
-                continue;
+            match after {
+                Some(after) => rest = after,
+                None => break,
             }
-            self.word(&word, open_end);
         }
     }
 
@@ -343,9 +361,15 @@ impl<'o, 'a> Writer<'o, 'a> {
         if self.opts.deadline.passed() {
             return;
         }
-        if node.is_text() {
-            let t = node.text();
-            self.text(&t);
+        // A text node's contents are read in place, not copied out.
+        let is_text = node.query_or(false, |n| {
+            let NodeData::Text { contents } = &n.data else {
+                return false;
+            };
+            self.text(contents);
+            true
+        });
+        if is_text {
             return;
         }
         if !node.is_element() {
@@ -896,6 +920,21 @@ fn escape_closing_hashes(text: &str) -> String {
 /// HTML's whitespace plus the no-break space, which pages use as a spacer.
 fn is_html_space(c: char) -> bool {
     matches!(c, ' ' | '\t' | '\n' | '\r' | '\x0c' | '\u{a0}')
+}
+
+/// Where the first [`is_html_space`] character of `b` (UTF-8) starts, and
+/// its length in bytes. The no-break space is the only one beyond ASCII:
+/// its first byte, 0xC2, only ever starts a character.
+fn next_html_space(b: &[u8]) -> Option<(usize, usize)> {
+    let mut i = 0;
+    while let Some(&c) = b.get(i) {
+        match c {
+            b' ' | b'\t' | b'\n' | b'\r' | 0x0c => return Some((i, 1)),
+            0xc2 if b.get(i + 1) == Some(&0xa0) => return Some((i, 2)),
+            _ => i += 1,
+        }
+    }
+    None
 }
 
 /// Zero-width characters hide or split words: dropped from the output.
