@@ -193,7 +193,7 @@ fn find_cards(
                         // count above nothing says).
                         let chars = match stats {
                             Some(_) => usize::from(!contents.trim().is_empty()),
-                            None => crate::trailing::non_space(contents),
+                            None => crate::char_count::non_space(contents),
                         };
                         if chars > 0 {
                             f.text += chars;

@@ -434,7 +434,7 @@ fn text_and_commas(text: &str) -> (usize, usize) {
     if text.is_ascii() {
         let b = text.as_bytes();
         return (
-            crate::trailing::ascii_non_space(b),
+            crate::char_count::ascii_non_space(b),
             memchr::memchr_iter(b',', b).count(),
         );
     }
@@ -446,7 +446,7 @@ fn text_and_commas(text: &str) -> (usize, usize) {
             .iter()
             .map(|c| memchr::memmem::find_iter(b, c.encode_utf8(&mut [0; 4]).as_bytes()).count())
             .sum::<usize>();
-    (crate::trailing::non_space(text), commas)
+    (crate::char_count::non_space(text), commas)
 }
 
 /// The text of `n` itself and its inline children, not of nested blocks.

@@ -652,7 +652,7 @@ fn sizes(
             if c.is_text() {
                 if stats.is_none() {
                     s.text += c.query_or(0, |node| match &node.data {
-                        NodeData::Text { contents } => crate::trailing::non_space(contents),
+                        NodeData::Text { contents } => crate::char_count::non_space(contents),
                         _ => 0,
                     });
                 }

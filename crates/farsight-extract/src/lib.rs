@@ -20,6 +20,7 @@ mod archive;
 mod boilerplate;
 mod byline;
 mod cards;
+mod char_count;
 mod clean;
 mod consent;
 mod content;

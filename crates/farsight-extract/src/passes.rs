@@ -25,6 +25,7 @@
 
 use dom_query::{Document, NodeData, NodeId, NodeRef};
 
+use crate::char_count::{Normalized, TextRun};
 use crate::content::Choice;
 use crate::fasthash::FastSet;
 use crate::kind::PageKind;
@@ -207,101 +208,6 @@ fn left_text(doc: &Document, roots: &[NodeId], doomed: &FastSet<NodeId>) -> usiz
         kept = (kept + read.all).saturating_sub(gone);
     }
     kept
-}
-
-/// One text node as [`Normalized`] reads it.
-struct TextRun {
-    /// Its characters with each run of white space as one, read as if
-    /// after a non-space character.
-    chars: usize,
-    starts_blank: bool,
-    ends_blank: bool,
-}
-
-impl TextRun {
-    /// Whether `s`, read as `self`, is nothing but white space (its
-    /// `trim` is empty): empty, or one character once each run of white
-    /// space is one, which is white space. Its characters were decoded
-    /// again to say so.
-    fn is_blank(&self, s: &str) -> bool {
-        s.is_empty() || (self.chars == 1 && self.starts_blank)
-    }
-
-    fn of(s: &str) -> Self {
-        let b = s.as_bytes();
-        let chars = if b.is_ascii() {
-            ascii_collapsed(b)
-        } else {
-            chars_collapsed(s)
-        };
-        TextRun {
-            chars,
-            starts_blank: s.starts_with(char::is_whitespace),
-            ends_blank: s.ends_with(char::is_whitespace),
-        }
-    }
-}
-
-/// [`TextRun::of`]'s count of ASCII text: its length less each blank
-/// that follows a blank, in a form the compiler turns into vector
-/// instructions (decoding each character was most of the cost).
-fn ascii_collapsed(b: &[u8]) -> usize {
-    // `char::is_whitespace` in ASCII: tab to carriage return, and space.
-    let blank = |c: u8| c == b' ' || c.wrapping_sub(b'\t') < 5;
-    let next = b.get(1..).unwrap_or_default();
-    let joined: usize = b
-        .iter()
-        .zip(next)
-        .map(|(&a, &c)| usize::from(blank(a) & blank(c)))
-        .sum();
-    b.len() - joined
-}
-
-/// [`TextRun::of`]'s count of any text, character by character.
-fn chars_collapsed(s: &str) -> usize {
-    let mut chars = 0;
-    let mut prev = false;
-    for c in s.chars() {
-        let blank = c.is_whitespace();
-        if !(prev && blank) {
-            chars += 1;
-        }
-        prev = blank;
-    }
-    chars
-}
-
-/// dom_query's `normalized_char_count` of an element, fed its text nodes
-/// in page order: the characters with each run of white space as one,
-/// none at the start or the end.
-struct Normalized {
-    chars: usize,
-    after_blank: bool,
-}
-
-impl Default for Normalized {
-    fn default() -> Self {
-        Normalized {
-            chars: 0,
-            after_blank: true,
-        }
-    }
-}
-
-impl Normalized {
-    fn add(&mut self, t: &TextRun) {
-        // A leading blank after a blank joins its run.
-        self.chars += t.chars - usize::from(self.after_blank && t.starts_blank);
-        self.after_blank = t.ends_blank;
-    }
-
-    fn count(self) -> usize {
-        if self.after_blank && self.chars > 0 {
-            self.chars - 1
-        } else {
-            self.chars
-        }
-    }
 }
 
 fn link_lists_go(chosen: Chosen) -> bool {
@@ -583,26 +489,6 @@ mod tests {
                 .sum();
             let want = (count("#a") + count("#f")).saturating_sub(outer);
             assert_eq!(left_text(&doc, &roots, &set), want, "{doomed:?}");
-        }
-        for s in [
-            "",
-            " ",
-            "a",
-            "  a  b \t\n c ",
-            "\u{a0}x\u{2003} \u{3000}y ",
-            " \u{a0}\t",
-            "\u{200b}",
-            " \u{200b} ",
-        ] {
-            assert_eq!(TextRun::of(s).is_blank(s), s.trim().is_empty(), "{s:?}");
-            let mut n = Normalized::default();
-            n.add(&TextRun::of(s));
-            let want = Document::from(format!("<p>{s}</p>").as_str())
-                .select("p")
-                .nodes()
-                .first()
-                .map_or(0, |p| p.normalized_char_count());
-            assert_eq!(n.count(), want, "{s:?}");
         }
     }
 }

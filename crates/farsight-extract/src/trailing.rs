@@ -11,6 +11,8 @@
 
 use dom_query::{Document, NodeData, NodeId, NodeRef};
 
+use crate::char_count::non_space;
+
 /// Fewer cut-off teasers than this are not a run.
 const MIN_RUN: usize = 2;
 /// A teaser is an excerpt: longer blocks are content.
@@ -319,59 +321,6 @@ fn chars_below(n: &NodeRef<'_>, limit: usize) -> usize {
     seen
 }
 
-/// Non-space characters of `s` (those not `char::is_whitespace`), read
-/// byte by byte without decoding: the characters are the bytes that start
-/// one, less the white space, ASCII or not. Every text node of the content
-/// is counted, some several times, and decoding each character was most
-/// of the cost.
-pub(crate) fn non_space(s: &str) -> usize {
-    let b = s.as_bytes();
-    if b.is_ascii() {
-        return ascii_non_space(b);
-    }
-    // A byte that continues a character is 10xxxxxx: below -64 as i8.
-    let starts: usize = b.iter().map(|&c| usize::from(c as i8 >= -0x40)).sum();
-    starts - ascii_blanks(b) - wide_blanks(b)
-}
-
-/// [`non_space`] of ASCII text: its length less its white space.
-pub(crate) fn ascii_non_space(b: &[u8]) -> usize {
-    b.len() - ascii_blanks(b)
-}
-
-/// The bytes of ASCII white space in `b` (`char::is_whitespace` in ASCII:
-/// tab, line feed, vertical tab, form feed, carriage return and space),
-/// summed in a form the compiler turns into vector instructions.
-fn ascii_blanks(b: &[u8]) -> usize {
-    b.iter()
-        .map(|&c| usize::from(c == b' ' || c.wrapping_sub(b'\t') < 5))
-        .sum()
-}
-
-/// The characters of white space outside ASCII in `b` (UTF-8): U+0085 and
-/// U+00A0 (`C2 85`, `C2 A0`), U+1680 (`E1 9A 80`), U+2000 to U+200A,
-/// U+2028, U+2029, U+202F (`E2 80 80`–`8A`, `A8`, `A9`, `AF`), U+205F
-/// (`E2 81 9F`) and U+3000 (`E3 80 80`): all of `char::is_whitespace`.
-/// A lead byte never continues a character, so each match is one.
-fn wide_blanks(b: &[u8]) -> usize {
-    let at = |i: usize| b.get(i).copied().unwrap_or(0);
-    let mut n = 0;
-    for i in memchr::memchr3_iter(0xC2, 0xE2, 0xE3, b) {
-        n += usize::from(match b[i] {
-            0xC2 => matches!(at(i + 1), 0x85 | 0xA0),
-            0xE2 => matches!(
-                (at(i + 1), at(i + 2)),
-                (0x80, 0x80..=0x8A | 0xA8 | 0xA9 | 0xAF) | (0x81, 0x9F)
-            ),
-            _ => (at(i + 1), at(i + 2)) == (0x80, 0x80),
-        });
-    }
-    for i in memchr::memchr_iter(0xE1, b) {
-        n += usize::from((at(i + 1), at(i + 2)) == (0x9A, 0x80));
-    }
-    n
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -383,24 +332,6 @@ mod tests {
         };
         strip(&doc, &[root]);
         doc.select("#root").text().to_string()
-    }
-
-    #[test]
-    fn non_space_counts_what_is_not_white_space_of_every_character() {
-        for c in (0..=0x10FFFF).filter_map(char::from_u32) {
-            let s = format!("a{c}b{c}");
-            let want = s.chars().filter(|c| !c.is_whitespace()).count();
-            assert_eq!(non_space(&s), want, "{:X}", c as u32);
-        }
-        for s in [
-            "",
-            " \u{a0}\u{3000}x\u{205f}",
-            "é \u{2028}\u{1680}ü\t",
-            "\u{c2}\u{85}",
-        ] {
-            let want = s.chars().filter(|c| !c.is_whitespace()).count();
-            assert_eq!(non_space(s), want, "{s:?}");
-        }
     }
 
     #[test]

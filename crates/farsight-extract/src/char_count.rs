@@ -1,0 +1,212 @@
+//! Counting a text's characters the way the passes weigh blocks: its
+//! non-space characters ([`non_space`]), and dom_query's
+//! `normalized_char_count` built from text nodes read once ([`TextRun`],
+//! [`Normalized`]). Every text node of the content is counted, some several
+//! times: the counts work on bytes where the text is ASCII, and each is
+//! tested against the plain count over chars.
+
+/// `char::is_whitespace` in ASCII: tab, line feed, vertical tab, form
+/// feed, carriage return (`\t` to `\r`) and space. Written without
+/// branches, so the loops over bytes below turn into vector instructions.
+fn ascii_blank(c: u8) -> bool {
+    c == b' ' || c.wrapping_sub(b'\t') < 5
+}
+
+/// Non-space characters of `s` (those not `char::is_whitespace`), read
+/// byte by byte without decoding: the characters are the bytes that start
+/// one, less the white space, ASCII or not. Every text node of the content
+/// is counted, some several times, and decoding each character was most
+/// of the cost.
+pub(crate) fn non_space(s: &str) -> usize {
+    let b = s.as_bytes();
+    if b.is_ascii() {
+        return ascii_non_space(b);
+    }
+    // A byte that continues a character is 10xxxxxx: below -64 as i8.
+    let starts: usize = b.iter().map(|&c| usize::from(c as i8 >= -0x40)).sum();
+    starts - ascii_blanks(b) - wide_blanks(b)
+}
+
+/// [`non_space`] of ASCII text: its length less its white space.
+pub(crate) fn ascii_non_space(b: &[u8]) -> usize {
+    b.len() - ascii_blanks(b)
+}
+
+/// The bytes of ASCII white space in `b` ([`ascii_blank`]), summed in a
+/// form the compiler turns into vector instructions.
+fn ascii_blanks(b: &[u8]) -> usize {
+    b.iter().map(|&c| usize::from(ascii_blank(c))).sum()
+}
+
+/// The characters of white space outside ASCII in `b` (UTF-8): U+0085 and
+/// U+00A0 (`C2 85`, `C2 A0`), U+1680 (`E1 9A 80`), U+2000 to U+200A,
+/// U+2028, U+2029, U+202F (`E2 80 80`–`8A`, `A8`, `A9`, `AF`), U+205F
+/// (`E2 81 9F`) and U+3000 (`E3 80 80`): all of `char::is_whitespace`.
+/// A lead byte never continues a character, so each match is one.
+fn wide_blanks(b: &[u8]) -> usize {
+    let at = |i: usize| b.get(i).copied().unwrap_or(0);
+    let mut n = 0;
+    for i in memchr::memchr3_iter(0xC2, 0xE2, 0xE3, b) {
+        n += usize::from(match b[i] {
+            0xC2 => matches!(at(i + 1), 0x85 | 0xA0),
+            0xE2 => matches!(
+                (at(i + 1), at(i + 2)),
+                (0x80, 0x80..=0x8A | 0xA8 | 0xA9 | 0xAF) | (0x81, 0x9F)
+            ),
+            _ => (at(i + 1), at(i + 2)) == (0x80, 0x80),
+        });
+    }
+    for i in memchr::memchr_iter(0xE1, b) {
+        n += usize::from((at(i + 1), at(i + 2)) == (0x9A, 0x80));
+    }
+    n
+}
+
+/// One text node as [`Normalized`] reads it.
+pub(crate) struct TextRun {
+    /// Its characters with each run of white space as one, read as if
+    /// after a non-space character.
+    chars: usize,
+    starts_blank: bool,
+    ends_blank: bool,
+}
+
+impl TextRun {
+    /// Whether `s`, read as `self`, is nothing but white space (its
+    /// `trim` is empty): empty, or one character once each run of white
+    /// space is one, which is white space. Its characters were decoded
+    /// again to say so.
+    pub(crate) fn is_blank(&self, s: &str) -> bool {
+        s.is_empty() || (self.chars == 1 && self.starts_blank)
+    }
+
+    pub(crate) fn of(s: &str) -> Self {
+        let b = s.as_bytes();
+        let chars = if b.is_ascii() {
+            ascii_collapsed(b)
+        } else {
+            chars_collapsed(s)
+        };
+        TextRun {
+            chars,
+            starts_blank: s.starts_with(char::is_whitespace),
+            ends_blank: s.ends_with(char::is_whitespace),
+        }
+    }
+}
+
+/// [`TextRun::of`]'s count of ASCII text: its length less each blank
+/// that follows a blank, in a form the compiler turns into vector
+/// instructions (decoding each character was most of the cost).
+fn ascii_collapsed(b: &[u8]) -> usize {
+    let next = b.get(1..).unwrap_or_default();
+    let joined: usize = b
+        .iter()
+        .zip(next)
+        .map(|(&a, &c)| usize::from(ascii_blank(a) & ascii_blank(c)))
+        .sum();
+    b.len() - joined
+}
+
+/// [`TextRun::of`]'s count of any text, character by character.
+fn chars_collapsed(s: &str) -> usize {
+    let mut chars = 0;
+    let mut prev = false;
+    for c in s.chars() {
+        let blank = c.is_whitespace();
+        if !(prev && blank) {
+            chars += 1;
+        }
+        prev = blank;
+    }
+    chars
+}
+
+/// dom_query's `normalized_char_count` of an element, fed its text nodes
+/// in page order: the characters with each run of white space as one,
+/// none at the start or the end.
+pub(crate) struct Normalized {
+    chars: usize,
+    after_blank: bool,
+}
+
+impl Default for Normalized {
+    fn default() -> Self {
+        Normalized {
+            chars: 0,
+            after_blank: true,
+        }
+    }
+}
+
+impl Normalized {
+    pub(crate) fn add(&mut self, t: &TextRun) {
+        // A leading blank after a blank joins its run.
+        self.chars += t.chars - usize::from(self.after_blank && t.starts_blank);
+        self.after_blank = t.ends_blank;
+    }
+
+    pub(crate) fn count(self) -> usize {
+        if self.after_blank && self.chars > 0 {
+            self.chars - 1
+        } else {
+            self.chars
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use dom_query::Document;
+
+    use super::*;
+
+    #[test]
+    fn non_space_counts_what_is_not_white_space_of_every_character() {
+        for c in (0..=0x10FFFF).filter_map(char::from_u32) {
+            let s = format!("a{c}b{c}");
+            let want = s.chars().filter(|c| !c.is_whitespace()).count();
+            assert_eq!(non_space(&s), want, "{:X}", c as u32);
+        }
+        for s in [
+            "",
+            " \u{a0}\u{3000}x\u{205f}",
+            "é \u{2028}\u{1680}ü\t",
+            "\u{c2}\u{85}",
+        ] {
+            let want = s.chars().filter(|c| !c.is_whitespace()).count();
+            assert_eq!(non_space(s), want, "{s:?}");
+        }
+    }
+
+    #[test]
+    fn text_runs_add_up_to_dom_querys_normalized_count() {
+        for s in [
+            "",
+            " ",
+            "a",
+            "  a  b \t\n c ",
+            "\u{a0}x\u{2003} \u{3000}y ",
+            " \u{a0}\t",
+            "\u{200b}",
+            " \u{200b} ",
+        ] {
+            assert_eq!(TextRun::of(s).is_blank(s), s.trim().is_empty(), "{s:?}");
+            let mut n = Normalized::default();
+            n.add(&TextRun::of(s));
+            let want = Document::from(format!("<p>{s}</p>").as_str())
+                .select("p")
+                .nodes()
+                .first()
+                .map_or(0, |p| p.normalized_char_count());
+            assert_eq!(n.count(), want, "{s:?}");
+        }
+    }
+
+    #[test]
+    fn ascii_blank_is_char_is_whitespace_in_ascii() {
+        for b in 0..=0x7Fu8 {
+            assert_eq!(ascii_blank(b), char::from(b).is_whitespace(), "{b:#x}");
+        }
+    }
+}
