@@ -206,10 +206,21 @@ fn marked_copy(doc: &Document) -> (Document, Vec<NodeId>) {
             // The page's own attribute of that name, if any, is replaced.
             match (el.attrs.iter_mut().find(|a| &*a.name.local == MARK), &made) {
                 (Some(own), _) => own.value = mark.into(),
-                (None, Some(attr)) => el.attrs.push(dom_query::Attr {
-                    name: attr.name.clone(),
-                    value: mark.into(),
-                }),
+                (None, Some(attr)) => {
+                    // The clone's list is exactly full: a push grew it with
+                    // `realloc`, which glibc serves outside its per-thread
+                    // cache. A new list of the size needed, the attributes
+                    // moved in, costs a cached allocation and free instead.
+                    // One slot more for the score Readability sets on its
+                    // candidates (a push then grew the list again).
+                    let mut attrs = Vec::with_capacity(el.attrs.len() + 2);
+                    attrs.append(&mut el.attrs);
+                    attrs.push(dom_query::Attr {
+                        name: attr.name.clone(),
+                        value: mark.into(),
+                    });
+                    el.attrs = attrs;
+                }
                 (None, None) => {
                     el.set_attr(MARK, mark);
                     made = el.attrs.iter().find(|a| &*a.name.local == MARK).cloned();
