@@ -540,10 +540,14 @@ pub(crate) fn prep_article(article_node: &NodeRef, flags: &FlagSet<GrabFlags>, c
     // that will affect these
     clean_conditionally(&article_sel, &MATCHER_TABLE_UL_DIV, flags);
 
-    // replace H1 with H2 as H1 should be only title that is displayed separately
-    article_sel.select("h1").rename("h2");
-    // remove all presentational attributes
-    clean_styles(article_node);
+    // farsight: neither step changes which elements are kept (nothing
+    // below reads a name `h1` or a presentational attribute).
+    if !cfg.elements_only {
+        // replace H1 with H2 as H1 should be only title that is displayed separately
+        article_sel.select("h1").rename("h2");
+        // remove all presentational attributes
+        clean_styles(article_node);
+    }
 
     // Remove extra paragraphs
 

@@ -490,19 +490,24 @@ impl Readability {
 
         self.post_process_content(&root_sel);
 
-        self.fix_relative_uris(&root_sel);
+        // farsight: URLs, the excerpt and the text are none of the elements.
+        let elements_only = self.config.elements_only;
+        if !elements_only {
+            self.fix_relative_uris(&root_sel);
+        }
 
         // If we haven't found an excerpt in the article's metadata, use the article's
         // first paragraph as the excerpt. This is used for displaying a preview of
         // the article's content.
 
-        if metadata.excerpt.is_none() {
+        if metadata.excerpt.is_none() && !elements_only {
             // TODO: Although this matches readability.js,
             // the procedure is far from perfect and requires improvement.
             metadata.excerpt = extract_excerpt(&root_sel);
         }
 
         let text_content = match self.config.text_mode {
+            _ if elements_only => StrTendril::new(),
             TextMode::Raw => root_node.text(),
             TextMode::Formatted => root_node.formatted_text(),
             TextMode::Markdown => root_node.md(None),
@@ -916,10 +921,13 @@ impl Readability {
 
         simplify_nested_elements(root_sel);
 
-        let score_sel = root_sel
-            .parent()
-            .select("*[data-readability-score], *[data-readability-table]");
-        score_sel.remove_attrs(&["data-readability-score", "data-readability-table"]);
+        // farsight: attributes only (see `Config::elements_only`).
+        if !self.config.elements_only {
+            let score_sel = root_sel
+                .parent()
+                .select("*[data-readability-score], *[data-readability-table]");
+            score_sel.remove_attrs(&["data-readability-score", "data-readability-table"]);
+        }
 
         if !self.config.keep_classes {
             self.clean_classes(root_sel);
