@@ -7,7 +7,7 @@ use dom_query::{NodeData, NodeId, NodeRef};
 
 use tendril::StrTendril;
 
-use crate::glob::{MINI_ARIA_HIDDEN, MINI_FALLBACK_IMG, PHRASING_ELEMS};
+use crate::glob::{is_phrasing_elem, MINI_ARIA_HIDDEN, MINI_FALLBACK_IMG};
 use crate::matching::is_invisible_style;
 
 pub(crate) fn text_similarity(text_a: &str, text_b: &str) -> f64 {
@@ -48,10 +48,11 @@ pub(crate) fn is_phrasing_content(node: &NodeRef) -> bool {
     let Some(qual_name) = node.qual_name_ref() else {
         return false;
     };
-    let node_name = qual_name.local.as_ref();
-    if PHRASING_ELEMS.contains(node_name) {
+    // farsight: the atom matched, not its string hashed.
+    if is_phrasing_elem(&qual_name.local) {
         return true;
     }
+    let node_name: &str = qual_name.local.as_ref();
 
     if matches!(node_name, "a" | "del" | "ins") {
         // There is no big sense to consider link content as phrasing content if they doesn't have children element.
@@ -176,6 +177,12 @@ pub(crate) fn get_dir_attr(node: &NodeRef) -> Option<String> {
 pub(crate) fn node_name_in(node: &NodeRef, names: &phf::Set<&str>) -> bool {
     node.qual_name_ref()
         .is_some_and(|name| names.contains(name.local.as_ref()))
+}
+
+/// farsight: whether `node` is an element whose name `is_in` says yes to
+/// (one of the tag-name matches of `glob.rs`).
+pub(crate) fn node_name_is(node: &NodeRef, is_in: fn(&dom_query::LocalName) -> bool) -> bool {
+    node.qual_name_ref().is_some_and(|name| is_in(&name.local))
 }
 
 pub(crate) fn is_probably_visible(node: &NodeRef) -> bool {

@@ -17,7 +17,7 @@ fn clean(root_sel: &Selection) {
     for node in root_sel.select_matcher(&MATCHER_CLEAN).nodes() {
         // Allow youtube and vimeo videos through as people usually want to see those.
 
-        if !node_name_in(node, &EMBED_ELEMENTS) {
+        if !node_name_is(node, is_embed_element) {
             node.remove_from_parent();
             continue;
         }
