@@ -217,7 +217,16 @@ fn marked_copy(doc: &Document) -> (Document, Vec<NodeId>) {
                 return;
             };
             // The page's own attribute of that name, if any, is replaced.
-            match (el.attrs.iter_mut().find(|a| &*a.name.local == MARK), &made) {
+            // Once made, its name is compared as an atom (equal when the
+            // strings are), not read as a string for each attribute.
+            let own = match &made {
+                Some(attr) => el
+                    .attrs
+                    .iter_mut()
+                    .find(|a| a.name.local == attr.name.local),
+                None => el.attrs.iter_mut().find(|a| &*a.name.local == MARK),
+            };
+            match (own, &made) {
                 (Some(own), _) => own.value = mark.into(),
                 (None, Some(attr)) => {
                     // The clone's list is exactly full: a push grew it with

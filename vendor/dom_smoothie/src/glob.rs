@@ -65,7 +65,6 @@ pub(crate) static MATCHER_SOURCES: Lazy<Matcher> =
     lazy_matcher!("img,picture,figure,video,audio,source");
 pub(crate) static MATCHER_P: Lazy<Matcher> = lazy_matcher!("p");
 pub(crate) static MATCHER_EMBEDS: Lazy<Matcher> = lazy_matcher!("object,embed,iframe");
-pub(crate) static MATCHER_IMG_EMBEDS: Lazy<Matcher> = lazy_matcher!("img,object,embed,iframe");
 pub(crate) static MATCHER_CLEAN: Lazy<Matcher> =
     lazy_matcher!("object,embed,footer,link,aside,iframe,input,textarea,select,button");
 pub(crate) static MATCHER_TABLE: Lazy<Matcher> = lazy_matcher!("table");

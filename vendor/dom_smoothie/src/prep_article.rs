@@ -1,6 +1,6 @@
 use std::cmp::Ordering;
 
-use dom_query::{Matcher, NodeData, NodeRef, Selection};
+use dom_query::{local_name, Matcher, NodeData, NodeRef, Selection};
 use flagset::FlagSet;
 
 use crate::Config;
@@ -554,10 +554,11 @@ pub(crate) fn prep_article(article_node: &NodeRef, flags: &FlagSet<GrabFlags>, c
     // At this point, nasty iframes have been removed; only embedded video
     // ones remain.
     for p_node in article_sel.select("p").nodes() {
-        let p_sel = Selection::from(*p_node);
-        let content_el_count = p_sel.select_matcher(&MATCHER_IMG_EMBEDS).length();
-        if content_el_count == 0 && p_node.normalized_char_count() == 0 {
-            p_sel.remove();
+        // farsight: the same test (no `img,object,embed,iframe` below, a
+        // normalized char count of 0) in one walk that stops at the first
+        // of either, instead of a selection and a count of the whole.
+        if is_empty_paragraph(p_node) {
+            Selection::from(*p_node).remove();
         }
     }
 
@@ -570,6 +571,23 @@ pub(crate) fn prep_article(article_node: &NodeRef, flags: &FlagSet<GrabFlags>, c
     }
 
     fix_single_cell_tables(&article_sel);
+}
+
+/// farsight: whether nothing below `p` is an `img`, `object`, `embed` or
+/// `iframe` (what `MATCHER_IMG_EMBEDS` matches, by name) and its text is
+/// only whitespace (`normalized_char_count` is 0 then only: it counts each
+/// character that is not whitespace).
+fn is_empty_paragraph(p: &NodeRef) -> bool {
+    !p.descendants_it().any(|d| {
+        d.query_or(false, |t| match &t.data {
+            NodeData::Text { contents } => contents.chars().any(|c| !c.is_whitespace()),
+            NodeData::Element(el) => matches!(
+                el.name.local,
+                local_name!("img") | local_name!("object") | local_name!("embed") | local_name!("iframe")
+            ),
+            _ => false,
+        })
+    })
 }
 
 fn fix_single_cell_tables(sel: &Selection) {
