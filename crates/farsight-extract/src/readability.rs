@@ -171,9 +171,14 @@ fn dropped(doc: &Document, roots: &[NodeId], kept: &HashSet<NodeId>) -> Vec<Node
     out
 }
 
-/// The element dom_smoothie puts the content in.
+/// The element dom_smoothie puts the content in (the first match, as
+/// its own look-up finds it): the walk stops there instead of matching
+/// every element of the copy.
 fn wrapper(doc: &Document) -> Option<NodeRef<'_>> {
-    doc.select("#readability-page-1").nodes().first().copied()
+    doc.select_single("#readability-page-1")
+        .nodes()
+        .first()
+        .copied()
 }
 
 /// The blocks inside dom_smoothie's wrapper (it nests wrappers of its own).
