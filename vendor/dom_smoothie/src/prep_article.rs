@@ -378,8 +378,11 @@ fn get_row_and_col_count(table: &Selection) -> (usize, usize) {
     (rows, cols)
 }
 
-fn mark_data_tables(base_sel: &Selection) {
-    for table_node in base_sel.select_matcher(&MATCHER_TABLE).nodes() {
+/// farsight: returns whether there was a `table` (nothing in `prep_article`
+/// makes one, so without one `fix_single_cell_tables` has none to find).
+fn mark_data_tables(base_sel: &Selection) -> bool {
+    let tables = base_sel.select_matcher(&MATCHER_TABLE);
+    for table_node in tables.nodes() {
         if MINI_PRESENTATION.match_node(table_node) {
             set_data_readability_table(table_node, false);
             continue;
@@ -421,6 +424,7 @@ fn mark_data_tables(base_sel: &Selection) {
         }
         set_data_readability_table(table_node, rows.saturating_mul(cols) > 10);
     }
+    !tables.is_empty()
 }
 
 /// Checks if the image address may be a placeholder that other attributes are
@@ -525,7 +529,7 @@ pub(crate) fn prep_article(article_node: &NodeRef, flags: &FlagSet<GrabFlags>, c
     // Check for data tables before we continue, to avoid removing items in
     // those tables, which will often be isolated even though they're
     // visually linked to other content-ful elements (text, images, etc.).
-    mark_data_tables(&article_sel);
+    let has_table = mark_data_tables(&article_sel);
 
     fix_lazy_images(&article_sel);
 
@@ -570,7 +574,10 @@ pub(crate) fn prep_article(article_node: &NodeRef, flags: &FlagSet<GrabFlags>, c
         }
     }
 
-    fix_single_cell_tables(&article_sel);
+    // farsight: its `table` selection only when there was one.
+    if has_table {
+        fix_single_cell_tables(&article_sel);
+    }
 }
 
 /// farsight: whether nothing below `p` is an `img`, `object`, `embed` or
