@@ -44,6 +44,9 @@ pub(crate) fn pick(doc: &Document) -> Option<Verdict> {
         disable_json_ld: true,
         // Its result is read as elements, never as HTML.
         disable_content_html: true,
+        // Nor as names, attributes or text: the steps that change only
+        // those are skipped (its text is looked at by `has_text`).
+        elements_only: true,
         ..Default::default()
     };
     let threshold = cfg().char_threshold;
@@ -54,14 +57,14 @@ pub(crate) fn pick(doc: &Document) -> Option<Verdict> {
     let strict = if try_strict {
         r.parse_with_policy(dom_smoothie::ParsePolicy::Strict)
             .ok()
-            .and_then(|article| {
+            .and_then(|_| {
                 let w = wrapper(&r.doc).filter(|n| n.normalized_char_count() >= threshold)?;
-                Some((article, w.id))
+                Some(w.id)
             })
     } else {
         None
     };
-    let (article, wrapper) = match strict {
+    let wrapper = match strict {
         Some(found) => found,
         None => {
             if try_strict {
@@ -69,15 +72,14 @@ pub(crate) fn pick(doc: &Document) -> Option<Verdict> {
                 let (copy, _) = marked_copy(doc);
                 r = dom_smoothie::Readability::with_document(copy, None, Some(cfg())).ok()?;
             }
-            let article = r.parse().ok()?;
-            let w = wrapper(&r.doc)?.id;
-            (article, w)
+            r.parse().ok()?;
+            wrapper(&r.doc)?.id
         }
     };
-    if article.text_content.trim().is_empty() {
+    let wrapper = NodeRef::new(wrapper, &r.doc.tree);
+    if !has_text(&wrapper) {
         return None;
     }
-    let wrapper = NodeRef::new(wrapper, &r.doc.tree);
     let roots = in_page(doc, &ids, &picks(&wrapper))?;
     let kept: HashSet<NodeId> = wrapper
         .descendants_it()
@@ -100,6 +102,17 @@ fn paragraph_text_below(doc: &Document, chars: usize) -> bool {
         }
     }
     true
+}
+
+/// Whether the text below `n` is more than whitespace: what Readability's
+/// text of the result, trimmed, being empty said (its raw text is its text
+/// nodes' in order, which `elements_only` leaves unmade).
+fn has_text(n: &NodeRef<'_>) -> bool {
+    n.descendants_it().any(|d| {
+        d.query_or(false, |t| {
+            matches!(&t.data, NodeData::Text { contents } if contents.chars().any(|c| !c.is_whitespace()))
+        })
+    })
 }
 
 /// The element of the page an element of the copy stands for.
@@ -158,9 +171,14 @@ fn dropped(doc: &Document, roots: &[NodeId], kept: &HashSet<NodeId>) -> Vec<Node
     out
 }
 
-/// The element dom_smoothie puts the content in.
+/// The element dom_smoothie puts the content in (the first match, as
+/// its own look-up finds it): the walk stops there instead of matching
+/// every element of the copy.
 fn wrapper(doc: &Document) -> Option<NodeRef<'_>> {
-    doc.select("#readability-page-1").nodes().first().copied()
+    doc.select_single("#readability-page-1")
+        .nodes()
+        .first()
+        .copied()
 }
 
 /// The blocks inside dom_smoothie's wrapper (it nests wrappers of its own).
@@ -204,12 +222,32 @@ fn marked_copy(doc: &Document) -> (Document, Vec<NodeId>) {
                 return;
             };
             // The page's own attribute of that name, if any, is replaced.
-            match (el.attrs.iter_mut().find(|a| &*a.name.local == MARK), &made) {
+            // Once made, its name is compared as an atom (equal when the
+            // strings are), not read as a string for each attribute.
+            let own = match &made {
+                Some(attr) => el
+                    .attrs
+                    .iter_mut()
+                    .find(|a| a.name.local == attr.name.local),
+                None => el.attrs.iter_mut().find(|a| &*a.name.local == MARK),
+            };
+            match (own, &made) {
                 (Some(own), _) => own.value = mark.into(),
-                (None, Some(attr)) => el.attrs.push(dom_query::Attr {
-                    name: attr.name.clone(),
-                    value: mark.into(),
-                }),
+                (None, Some(attr)) => {
+                    // The clone's list is exactly full: a push grew it with
+                    // `realloc`, which glibc serves outside its per-thread
+                    // cache. A new list of the size needed, the attributes
+                    // moved in, costs a cached allocation and free instead.
+                    // One slot more for the score Readability sets on its
+                    // candidates (a push then grew the list again).
+                    let mut attrs = Vec::with_capacity(el.attrs.len() + 2);
+                    attrs.append(&mut el.attrs);
+                    attrs.push(dom_query::Attr {
+                        name: attr.name.clone(),
+                        value: mark.into(),
+                    });
+                    el.attrs = attrs;
+                }
                 (None, None) => {
                     el.set_attr(MARK, mark);
                     made = el.attrs.iter().find(|a| &*a.name.local == MARK).cloned();

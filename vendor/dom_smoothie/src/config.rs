@@ -65,6 +65,16 @@ pub struct Config {
     /// Set to `true` to leave [`crate::Article::content`] empty instead of
     /// serializing the content's HTML into it.
     pub disable_content_html: bool,
+    // farsight: such a caller reads which elements the wrapper holds and
+    // how they nest, never their names, attributes or text: the steps that
+    // change only those are its cost alone.
+    /// Set to `true` to skip the steps that change only the result's element
+    /// names, attributes and text, never which elements it holds or how
+    /// they nest: removing presentational attributes, renaming `h1` to `h2`,
+    /// removing the score attributes, making URLs absolute, the excerpt
+    /// taken from the first paragraph, and [`crate::Article::text_content`]
+    /// (left empty, its `length` 0). What is chosen is the same.
+    pub elements_only: bool,
 }
 
 impl Default for Config {
@@ -82,6 +92,7 @@ impl Default for Config {
             candidate_select_mode: CandidateSelectMode::Readability,
             text_mode: TextMode::Raw,
             disable_content_html: false,
+            elements_only: false,
         }
     }
 }

@@ -2,6 +2,7 @@ use std::sync::LazyLock as Lazy;
 
 use dom_query::{mini_selector::MiniSelector, Matcher};
 
+use dom_query::{local_name, LocalName};
 use phf::phf_set;
 
 macro_rules! lazy_matcher {
@@ -64,7 +65,6 @@ pub(crate) static MATCHER_SOURCES: Lazy<Matcher> =
     lazy_matcher!("img,picture,figure,video,audio,source");
 pub(crate) static MATCHER_P: Lazy<Matcher> = lazy_matcher!("p");
 pub(crate) static MATCHER_EMBEDS: Lazy<Matcher> = lazy_matcher!("object,embed,iframe");
-pub(crate) static MATCHER_IMG_EMBEDS: Lazy<Matcher> = lazy_matcher!("img,object,embed,iframe");
 pub(crate) static MATCHER_CLEAN: Lazy<Matcher> =
     lazy_matcher!("object,embed,footer,link,aside,iframe,input,textarea,select,button");
 pub(crate) static MATCHER_TABLE: Lazy<Matcher> = lazy_matcher!("table");
@@ -222,18 +222,28 @@ pub(crate) static CLASSES_NEGATIVE_WORDS: &[&str] = &["hid"];
 
 // ---phf sets ---
 
+// farsight: the reference `is_alter_to_div_exception` is tested against.
+#[cfg(test)]
 pub(crate) static ALTER_TO_DIV_EXCEPTIONS: phf::Set<&'static str> =
     phf_set!("article", "section", "p", "ol", "ul");
+// farsight: the reference `is_tag_to_score` is tested against.
+#[cfg(test)]
 pub(crate) static DEFAULT_TAGS_TO_SCORE: phf::Set<&'static str> =
     phf_set!("section", "h2", "h3", "h4", "h5", "h6", "p", "td", "pre");
+// farsight: the reference `is_tag_with_content` is tested against.
+#[cfg(test)]
 pub(crate) static TAGS_WITH_CONTENT: phf::Set<&'static str> =
     phf_set!("div", "section", "header", "h1", "h2", "h3", "h4", "h5", "h6");
 
 #[rustfmt::skip]
+// farsight: the reference `is_block_elem` is tested against.
+#[cfg(test)]
 pub(crate) static BLOCK_ELEMS: phf::Set<&'static str> = phf_set!(
     "blockquote", "dl", "div", "img", "ol", "p", "pre", "table", "ul",
 );
 
+// farsight: the reference `is_embed_element` is tested against.
+#[cfg(test)]
 pub(crate) static EMBED_ELEMENTS: phf::Set<&'static str> = phf_set!("object", "embed", "iframe");
 
 #[rustfmt::skip]
@@ -242,6 +252,8 @@ pub(crate) static UNLIKELY_ROLES: phf::Set<&'static str> = phf_set!(
 );
 
 #[rustfmt::skip]
+// farsight: the reference `is_phrasing_elem` is tested against.
+#[cfg(test)]
 pub(crate) static PHRASING_ELEMS: phf::Set<&'static str> = phf_set!(
     "abbr", "audio", "b", "bdo", "br", "button", "cite", "code", "data", "datalist", "dfn", "em",
     "embed", "i", "img", "input", "kbd", "label", "mark", "math", "meter", "noscript", "object",
@@ -261,3 +273,73 @@ pub(crate) static AD_WORDS: phf::Set<&'static str> = phf_set!(
 pub(crate) static LOADING_WORDS: phf::Set<&'static str> = phf_set!(
     "loading", "正在加载", "загрузка", "chargement", "cargando"
 );
+
+// farsight: the tag-name sets above as matches of `LocalName` atoms. Each
+// of these names is a static atom, so a match compares integers, where a
+// `phf::Set` lookup hashed the name (SipHash) for each element, several
+// times per element in `collect_elements_to_score`. Atoms are equal when
+// their strings are: the same members, the same answers (tested against
+// the sets).
+/// Whether `name` is in `ALTER_TO_DIV_EXCEPTIONS`.
+pub(crate) fn is_alter_to_div_exception(name: &LocalName) -> bool {
+    matches!(*name, local_name!("article") | local_name!("section") | local_name!("p") | local_name!("ol") | local_name!("ul"))
+}
+
+/// Whether `name` is in `DEFAULT_TAGS_TO_SCORE`.
+pub(crate) fn is_tag_to_score(name: &LocalName) -> bool {
+    matches!(*name, local_name!("section") | local_name!("h2") | local_name!("h3") | local_name!("h4") | local_name!("h5") | local_name!("h6") | local_name!("p") | local_name!("td") | local_name!("pre"))
+}
+
+/// Whether `name` is in `TAGS_WITH_CONTENT`.
+pub(crate) fn is_tag_with_content(name: &LocalName) -> bool {
+    matches!(*name, local_name!("div") | local_name!("section") | local_name!("header") | local_name!("h1") | local_name!("h2") | local_name!("h3") | local_name!("h4") | local_name!("h5") | local_name!("h6"))
+}
+
+/// Whether `name` is in `BLOCK_ELEMS`.
+pub(crate) fn is_block_elem(name: &LocalName) -> bool {
+    matches!(*name, local_name!("blockquote") | local_name!("dl") | local_name!("div") | local_name!("img") | local_name!("ol") | local_name!("p") | local_name!("pre") | local_name!("table") | local_name!("ul"))
+}
+
+/// Whether `name` is in `EMBED_ELEMENTS`.
+pub(crate) fn is_embed_element(name: &LocalName) -> bool {
+    matches!(*name, local_name!("object") | local_name!("embed") | local_name!("iframe"))
+}
+
+/// Whether `name` is in `PHRASING_ELEMS`.
+pub(crate) fn is_phrasing_elem(name: &LocalName) -> bool {
+    matches!(*name, local_name!("abbr") | local_name!("audio") | local_name!("b") | local_name!("bdo") | local_name!("br") | local_name!("button") | local_name!("cite") | local_name!("code") | local_name!("data") | local_name!("datalist") | local_name!("dfn") | local_name!("em") | local_name!("embed") | local_name!("i") | local_name!("img") | local_name!("input") | local_name!("kbd") | local_name!("label") | local_name!("mark") | local_name!("math") | local_name!("meter") | local_name!("noscript") | local_name!("object") | local_name!("output") | local_name!("progress") | local_name!("q") | local_name!("ruby") | local_name!("samp") | local_name!("script") | local_name!("select") | local_name!("small") | local_name!("span") | local_name!("strong") | local_name!("sub") | local_name!("sup") | local_name!("textarea") | local_name!("time") | local_name!("var") | local_name!("wbr"))
+}
+
+#[cfg(test)]
+mod farsight_tag_tests {
+    use super::*;
+
+    #[test]
+    fn tag_matches_are_the_sets() {
+        let all: Vec<&str> = [
+            &ALTER_TO_DIV_EXCEPTIONS,
+            &DEFAULT_TAGS_TO_SCORE,
+            &TAGS_WITH_CONTENT,
+            &BLOCK_ELEMS,
+            &EMBED_ELEMENTS,
+            &PHRASING_ELEMS,
+        ]
+        .iter()
+        .flat_map(|s| s.iter().copied())
+        .chain(["a", "del", "ins", "body", "html", "li", "svg", "foo", "DIV", "Section"])
+        .collect();
+        let pairs: [(&phf::Set<&str>, fn(&LocalName) -> bool); 6] = [
+            (&ALTER_TO_DIV_EXCEPTIONS, is_alter_to_div_exception),
+            (&DEFAULT_TAGS_TO_SCORE, is_tag_to_score),
+            (&TAGS_WITH_CONTENT, is_tag_with_content),
+            (&BLOCK_ELEMS, is_block_elem),
+            (&EMBED_ELEMENTS, is_embed_element),
+            (&PHRASING_ELEMS, is_phrasing_elem),
+        ];
+        for (set, is_in) in pairs {
+            for n in &all {
+                assert_eq!(set.contains(n), is_in(&LocalName::from(*n)), "{n}");
+            }
+        }
+    }
+}

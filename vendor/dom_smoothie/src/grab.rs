@@ -227,7 +227,7 @@ fn wrap_phrasing_content<'a>(node: &NodeRef<'a>) -> Option<NodeRef<'a>> {
 fn has_child_block_element(node: &NodeRef) -> bool {
     node.descendants_it().any(|n| {
         n.element_ref()
-            .is_some_and(|el| BLOCK_ELEMS.contains(&el.name.local))
+            .is_some_and(|el| is_block_elem(&el.name.local))
     })
 }
 
@@ -359,7 +359,7 @@ fn assign_article_node(tc: &NodeRef, article_content: &NodeRef) {
 
         //appending sibling
         if append {
-            if !node_name_in(sibling, &ALTER_TO_DIV_EXCEPTIONS) {
+            if !node_name_is(sibling, is_alter_to_div_exception) {
                 // We have a node that isn't a common block level element, like a form or td tag.
                 // Turn it into a div so it doesn't get filtered out later by accident.
                 sibling.rename("div");
@@ -634,13 +634,13 @@ fn collect_elements_to_score<'a>(
                 continue;
             }
         }
-        if node_name_in(&node, &TAGS_WITH_CONTENT) && is_element_without_content(&node) {
+        if node_name_is(&node, is_tag_with_content) && is_element_without_content(&node) {
             next_node = next_child_or_sibling(&node, true);
             node.remove_from_parent();
             continue;
         }
 
-        if node_name_in(&node, &DEFAULT_TAGS_TO_SCORE) {
+        if node_name_is(&node, is_tag_to_score) {
             elements_id_to_score.push(node.id);
         }
 

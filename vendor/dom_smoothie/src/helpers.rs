@@ -7,7 +7,7 @@ use dom_query::{NodeData, NodeId, NodeRef};
 
 use tendril::StrTendril;
 
-use crate::glob::{MINI_ARIA_HIDDEN, MINI_FALLBACK_IMG, PHRASING_ELEMS};
+use crate::glob::{is_phrasing_elem, MINI_ARIA_HIDDEN, MINI_FALLBACK_IMG};
 use crate::matching::is_invisible_style;
 
 pub(crate) fn text_similarity(text_a: &str, text_b: &str) -> f64 {
@@ -48,10 +48,11 @@ pub(crate) fn is_phrasing_content(node: &NodeRef) -> bool {
     let Some(qual_name) = node.qual_name_ref() else {
         return false;
     };
-    let node_name = qual_name.local.as_ref();
-    if PHRASING_ELEMS.contains(node_name) {
+    // farsight: the atom matched, not its string hashed.
+    if is_phrasing_elem(&qual_name.local) {
         return true;
     }
+    let node_name: &str = qual_name.local.as_ref();
 
     if matches!(node_name, "a" | "del" | "ins") {
         // There is no big sense to consider link content as phrasing content if they doesn't have children element.
@@ -176,6 +177,12 @@ pub(crate) fn get_dir_attr(node: &NodeRef) -> Option<String> {
 pub(crate) fn node_name_in(node: &NodeRef, names: &phf::Set<&str>) -> bool {
     node.qual_name_ref()
         .is_some_and(|name| names.contains(name.local.as_ref()))
+}
+
+/// farsight: whether `node` is an element whose name `is_in` says yes to
+/// (one of the tag-name matches of `glob.rs`).
+pub(crate) fn node_name_is(node: &NodeRef, is_in: fn(&dom_query::LocalName) -> bool) -> bool {
+    node.qual_name_ref().is_some_and(|name| is_in(&name.local))
 }
 
 pub(crate) fn is_probably_visible(node: &NodeRef) -> bool {
@@ -391,6 +398,23 @@ impl CharCounterCache {
     }
 }
 
+/// farsight: `TextRun::of_text`'s count of an ASCII text: each byte but
+/// one that is whitespace after whitespace (or at the start), where the
+/// whitespace is `char::is_whitespace`'s in ASCII (tab, line feed, vertical
+/// tab, form feed, carriage return, space; `u8::is_ascii_whitespace` leaves
+/// out the vertical tab).
+fn ascii_count_after_space(bytes: &[u8]) -> usize {
+    let space = |b: u8| matches!(b, b'\t' | b'\n' | 0x0B | 0x0C | b'\r' | b' ');
+    let Some(&first) = bytes.first() else {
+        return 0;
+    };
+    usize::from(!space(first))
+        + bytes
+            .windows(2)
+            .filter(|w| !(space(w[0]) && space(w[1])))
+            .count()
+}
+
 /// farsight: what `normalized_char_count` needs to know of a run of text
 /// nodes (a subtree's, in document order) to count it after other text
 /// without reading it again: it counts each character but the second and
@@ -417,15 +441,23 @@ impl TextRun {
     };
 
     fn of_text(text: &str) -> Self {
-        let mut count = 0;
-        let mut prev_space = true;
-        for c in text.chars() {
-            let space = c.is_whitespace();
-            if !(prev_space && space) {
-                count += 1;
+        // farsight: an ASCII text (most are) counted on its bytes, in a
+        // loop without a value carried from one byte to the next; the
+        // same count (below).
+        let count = if text.is_ascii() {
+            ascii_count_after_space(text.as_bytes())
+        } else {
+            let mut count = 0;
+            let mut prev_space = true;
+            for c in text.chars() {
+                let space = c.is_whitespace();
+                if !(prev_space && space) {
+                    count += 1;
+                }
+                prev_space = space;
             }
-            prev_space = space;
-        }
+            count
+        };
         // Only the first character's count depends on what came before.
         let starts_with_space = text.starts_with(char::is_whitespace);
         TextRun {
@@ -472,6 +504,27 @@ mod tests {
     use super::*;
 
     const FLOAT_TOLERANCE: f64 = 0.00001;
+
+    // farsight: the ASCII count is the count made on chars.
+    #[test]
+    fn ascii_count_is_the_char_count() {
+        let by_chars = |t: &str| {
+            let mut count = 0;
+            let mut prev_space = true;
+            for c in t.chars() {
+                let space = c.is_whitespace();
+                count += usize::from(!(prev_space && space));
+                prev_space = space;
+            }
+            count
+        };
+        for t in [
+            "", " ", "a", " a", "a ", "  a  b  ", "\t\n\x0B\x0C\r x",
+            "x\x0By", "x\x1Cy\x1F", "one, two.\n\n  three",
+        ] {
+            assert_eq!(ascii_count_after_space(t.as_bytes()), by_chars(t), "{t:?}");
+        }
+    }
 
     #[test]
     fn test_text_similarity() {

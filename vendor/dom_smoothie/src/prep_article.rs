@@ -1,6 +1,6 @@
 use std::cmp::Ordering;
 
-use dom_query::{Matcher, NodeData, NodeRef, Selection};
+use dom_query::{local_name, Matcher, NodeData, NodeRef, Selection};
 use flagset::FlagSet;
 
 use crate::Config;
@@ -17,7 +17,7 @@ fn clean(root_sel: &Selection) {
     for node in root_sel.select_matcher(&MATCHER_CLEAN).nodes() {
         // Allow youtube and vimeo videos through as people usually want to see those.
 
-        if !node_name_in(node, &EMBED_ELEMENTS) {
+        if !node_name_is(node, is_embed_element) {
             node.remove_from_parent();
             continue;
         }
@@ -378,8 +378,11 @@ fn get_row_and_col_count(table: &Selection) -> (usize, usize) {
     (rows, cols)
 }
 
-fn mark_data_tables(base_sel: &Selection) {
-    for table_node in base_sel.select_matcher(&MATCHER_TABLE).nodes() {
+/// farsight: returns whether there was a `table` (nothing in `prep_article`
+/// makes one, so without one `fix_single_cell_tables` has none to find).
+fn mark_data_tables(base_sel: &Selection) -> bool {
+    let tables = base_sel.select_matcher(&MATCHER_TABLE);
+    for table_node in tables.nodes() {
         if MINI_PRESENTATION.match_node(table_node) {
             set_data_readability_table(table_node, false);
             continue;
@@ -421,6 +424,7 @@ fn mark_data_tables(base_sel: &Selection) {
         }
         set_data_readability_table(table_node, rows.saturating_mul(cols) > 10);
     }
+    !tables.is_empty()
 }
 
 /// Checks if the image address may be a placeholder that other attributes are
@@ -525,7 +529,7 @@ pub(crate) fn prep_article(article_node: &NodeRef, flags: &FlagSet<GrabFlags>, c
     // Check for data tables before we continue, to avoid removing items in
     // those tables, which will often be isolated even though they're
     // visually linked to other content-ful elements (text, images, etc.).
-    mark_data_tables(&article_sel);
+    let has_table = mark_data_tables(&article_sel);
 
     fix_lazy_images(&article_sel);
 
@@ -540,20 +544,25 @@ pub(crate) fn prep_article(article_node: &NodeRef, flags: &FlagSet<GrabFlags>, c
     // that will affect these
     clean_conditionally(&article_sel, &MATCHER_TABLE_UL_DIV, flags);
 
-    // replace H1 with H2 as H1 should be only title that is displayed separately
-    article_sel.select("h1").rename("h2");
-    // remove all presentational attributes
-    clean_styles(article_node);
+    // farsight: neither step changes which elements are kept (nothing
+    // below reads a name `h1` or a presentational attribute).
+    if !cfg.elements_only {
+        // replace H1 with H2 as H1 should be only title that is displayed separately
+        article_sel.select("h1").rename("h2");
+        // remove all presentational attributes
+        clean_styles(article_node);
+    }
 
     // Remove extra paragraphs
 
     // At this point, nasty iframes have been removed; only embedded video
     // ones remain.
     for p_node in article_sel.select("p").nodes() {
-        let p_sel = Selection::from(*p_node);
-        let content_el_count = p_sel.select_matcher(&MATCHER_IMG_EMBEDS).length();
-        if content_el_count == 0 && p_node.normalized_char_count() == 0 {
-            p_sel.remove();
+        // farsight: the same test (no `img,object,embed,iframe` below, a
+        // normalized char count of 0) in one walk that stops at the first
+        // of either, instead of a selection and a count of the whole.
+        if is_empty_paragraph(p_node) {
+            Selection::from(*p_node).remove();
         }
     }
 
@@ -565,7 +574,27 @@ pub(crate) fn prep_article(article_node: &NodeRef, flags: &FlagSet<GrabFlags>, c
         }
     }
 
-    fix_single_cell_tables(&article_sel);
+    // farsight: its `table` selection only when there was one.
+    if has_table {
+        fix_single_cell_tables(&article_sel);
+    }
+}
+
+/// farsight: whether nothing below `p` is an `img`, `object`, `embed` or
+/// `iframe` (what `MATCHER_IMG_EMBEDS` matches, by name) and its text is
+/// only whitespace (`normalized_char_count` is 0 then only: it counts each
+/// character that is not whitespace).
+fn is_empty_paragraph(p: &NodeRef) -> bool {
+    !p.descendants_it().any(|d| {
+        d.query_or(false, |t| match &t.data {
+            NodeData::Text { contents } => contents.chars().any(|c| !c.is_whitespace()),
+            NodeData::Element(el) => matches!(
+                el.name.local,
+                local_name!("img") | local_name!("object") | local_name!("embed") | local_name!("iframe")
+            ),
+            _ => false,
+        })
+    })
 }
 
 fn fix_single_cell_tables(sel: &Selection) {

@@ -490,19 +490,24 @@ impl Readability {
 
         self.post_process_content(&root_sel);
 
-        self.fix_relative_uris(&root_sel);
+        // farsight: URLs, the excerpt and the text are none of the elements.
+        let elements_only = self.config.elements_only;
+        if !elements_only {
+            self.fix_relative_uris(&root_sel);
+        }
 
         // If we haven't found an excerpt in the article's metadata, use the article's
         // first paragraph as the excerpt. This is used for displaying a preview of
         // the article's content.
 
-        if metadata.excerpt.is_none() {
+        if metadata.excerpt.is_none() && !elements_only {
             // TODO: Although this matches readability.js,
             // the procedure is far from perfect and requires improvement.
             metadata.excerpt = extract_excerpt(&root_sel);
         }
 
         let text_content = match self.config.text_mode {
+            _ if elements_only => StrTendril::new(),
             TextMode::Raw => root_node.text(),
             TextMode::Formatted => root_node.formatted_text(),
             TextMode::Markdown => root_node.md(None),
@@ -911,15 +916,21 @@ impl Readability {
     }
 
     fn post_process_content(&self, root_sel: &Selection) {
+        // farsight: which of the selections below can find anything.
+        let may = PostMay::of(root_sel);
+
         // Link cleanup only; absolute-URL rewriting is performed later in `fix_relative_uris`.
-        fix_links(root_sel);
+        fix_links(root_sel, &may);
 
-        simplify_nested_elements(root_sel);
+        simplify_nested_elements(root_sel, &may);
 
-        let score_sel = root_sel
-            .parent()
-            .select("*[data-readability-score], *[data-readability-table]");
-        score_sel.remove_attrs(&["data-readability-score", "data-readability-table"]);
+        // farsight: attributes only (see `Config::elements_only`).
+        if !self.config.elements_only {
+            let score_sel = root_sel
+                .parent()
+                .select("*[data-readability-score], *[data-readability-table]");
+            score_sel.remove_attrs(&["data-readability-score", "data-readability-table"]);
+        }
 
         if !self.config.keep_classes {
             self.clean_classes(root_sel);
@@ -1093,10 +1104,73 @@ fn split_srcset(srcset: &str) -> Vec<(&str, &str)> {
     out
 }
 
-fn fix_links(root_sel: &Selection) {
+/// farsight: which elements `fix_links` and `simplify_nested_elements`
+/// can select, from one walk of the content: a selection whose elements are
+/// not there is skipped (each was a walk of the whole content, and most
+/// articles have no table cell or link without `href`). Each flag says
+/// "maybe" for more than its selector matches, never less; `fix_links`
+/// makes none of these elements (it renames `a`s to `span` and removes
+/// them), so the walk made before it stays good.
+struct PostMay {
+    /// An `a` with an `href` starting `javascript:` (any case).
+    js_link: bool,
+    /// An `a` without an `href` attribute in no namespace.
+    a_without_href: bool,
+    /// A `td`.
+    td: bool,
+}
+
+impl PostMay {
+    fn of(root_sel: &Selection) -> Self {
+        let mut may = PostMay {
+            js_link: false,
+            a_without_href: false,
+            td: false,
+        };
+        for root in root_sel.nodes() {
+            for n in root.descendants_it() {
+                n.query(|t| {
+                    let Some(el) = t.as_element() else {
+                        return;
+                    };
+                    match el.name.local {
+                        local_name!("td") => may.td = true,
+                        local_name!("a") => {
+                            let mut has_href = false;
+                            for attr in &el.attrs {
+                                if attr.name.local != local_name!("href") {
+                                    continue;
+                                }
+                                has_href |= attr.name.ns.is_empty();
+                                let v = attr.value.as_bytes();
+                                if v.len() >= 11 && v[..11].eq_ignore_ascii_case(b"javascript:") {
+                                    may.js_link = true;
+                                }
+                            }
+                            may.a_without_href |= !has_href;
+                        }
+                        _ => {}
+                    }
+                });
+            }
+        }
+        may
+    }
+}
+
+fn fix_links(root_sel: &Selection, may: &PostMay) {
+    // farsight: none there, nothing to select.
+    if !may.js_link && !may.a_without_href {
+        return;
+    }
     // Handle links with javascript: URIs, since
     // they won't work after scripts have been removed from the page.
-    for a in root_sel.select_matcher(&MATCHER_JS_LINK).nodes() {
+    let js_links = if may.js_link {
+        root_sel.select_matcher(&MATCHER_JS_LINK)
+    } else {
+        Selection::from(Vec::new())
+    };
+    for a in js_links.nodes() {
         let children = a.children();
         if children.len() == 1 {
             let child = &children[0];
@@ -1115,6 +1189,9 @@ fn fix_links(root_sel: &Selection) {
     }
 
     // Handle links without href attributes.
+    if !may.a_without_href {
+        return;
+    }
     for a in root_sel.select("a:not([href])").nodes() {
         if a.children().is_empty() {
             a.remove_from_parent();
@@ -1122,8 +1199,13 @@ fn fix_links(root_sel: &Selection) {
     }
 }
 
-fn simplify_nested_elements(root_sel: &Selection) {
-    for td_node in root_sel.select("*:not(tr) > td").nodes() {
+fn simplify_nested_elements(root_sel: &Selection, may: &PostMay) {
+    let tds = if may.td {
+        root_sel.select("*:not(tr) > td")
+    } else {
+        Selection::from(Vec::new())
+    };
+    for td_node in tds.nodes() {
         if let Some(parent) = td_node.parent() {
             if let Some(first_child) = td_node.first_child() {
                 parent.append_children(&first_child);
@@ -1402,7 +1484,7 @@ mod tests {
         let doc = Document::from(contents);
         let body_sel = doc.select_single("body");
 
-        simplify_nested_elements(&body_sel);
+        simplify_nested_elements(&body_sel, &PostMay::of(&body_sel));
         assert_eq!(doc.select("div").length(), 1);
     }
 
@@ -1437,7 +1519,8 @@ mod tests {
             </body>
         </html>"#;
         let readability = Readability::from(contents);
-        fix_links(&readability.doc.select("body"));
+        let body = readability.doc.select("body");
+        fix_links(&body, &PostMay::of(&body));
         assert_eq!(readability.doc.select("a").length(), 1);
     }
 
