@@ -329,6 +329,59 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
         }
     }
 
+    // farsight: the tag name and attribute name states append each character
+    // of a name to a tendril one at a time (a `BufferQueue::next`, a pass
+    // through `step`'s dispatch and a tendril push each). This takes the run of
+    // characters at the front of the input that those states would each just
+    // append (ASCII, not one that ends the name or has a case of its own),
+    // lowercased, in one push. The characters after the run go the
+    // state's usual way, so its semantics are unchanged: only plain
+    // characters are taken, and only when `get_char` would hand them over
+    // as they are (no reconsumed character, no pending CR/LF pair, no
+    // per-character error checks).
+    fn push_name_run(&self, input: &BufferQueue, name: &RefCell<StrTendril>, stop: fn(u8) -> bool) {
+        if self.opts.exact_errors || self.reconsume.get() || self.ignore_lf.get() {
+            return;
+        }
+        let Some(mut front) = input.peek_front_chunk_mut() else {
+            return;
+        };
+        let bytes = front.as_bytes();
+        let n = bytes
+            .iter()
+            .position(|&b| !b.is_ascii() || stop(b))
+            .unwrap_or(bytes.len());
+        if n == 0 {
+            return;
+        }
+        let run = &bytes[..n];
+        let last = run[n - 1];
+        {
+            let mut name = name.borrow_mut();
+            if run.iter().any(u8::is_ascii_uppercase) {
+                let mut low = [0_u8; 32];
+                for part in run.chunks(low.len()) {
+                    let low = &mut low[..part.len()];
+                    low.copy_from_slice(part);
+                    low.make_ascii_lowercase();
+                    // ASCII bytes are always UTF-8.
+                    if let Ok(low) = std::str::from_utf8(low) {
+                        name.push_slice(low);
+                    }
+                }
+            } else if let Ok(run) = std::str::from_utf8(run) {
+                name.push_slice(run);
+            }
+        }
+        // As `get_preprocessed_char` would have left it after the run.
+        self.current_char.set(char::from(last));
+        front.pop_front(n as u32);
+        if front.is_empty() {
+            drop(front);
+            input.pop_front();
+        }
+    }
+
     // Check if the next characters are an ASCII case-insensitive match.  See
     // BufferQueue::eat.
     //
@@ -988,6 +1041,12 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
 
             // https://html.spec.whatwg.org/#tag-name-state
             states::TagName => loop {
+                // farsight: the plain characters of the name at once (`push_name_run`);
+                // the stops are those the arms below treat otherwise than appending
+                // the character as it is or lowercased.
+                self.push_name_run(input, &self.current_tag_name, |b| {
+                    matches!(b, b'\t' | b'\n' | b'\x0C' | b' ' | b'/' | b'>' | b'\0' | b'\r')
+                });
                 // Consume the next input character:
                 match get_char!(self, input) {
                     // ↪ U+0009 CHARACTER TABULATION (tab)
@@ -1520,6 +1579,14 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
 
             // https://html.spec.whatwg.org/#attribute-name-state
             states::AttributeName => loop {
+                // farsight: as in the tag name state; `"`, `'` and `<` are
+                // appended too, but after a parse error, so they stop the run.
+                self.push_name_run(input, &self.current_attr_name, |b| {
+                    matches!(
+                        b,
+                        b'\t' | b'\n' | b'\x0C' | b' ' | b'/' | b'>' | b'=' | b'\0' | b'\r' | b'"' | b'\'' | b'<'
+                    )
+                });
                 // Consume the next input character:
                 match get_char!(self, input) {
                     // ↪ U+0009 CHARACTER TABULATION (tab)
