@@ -41,6 +41,25 @@ mod char_ref;
 mod interface;
 pub mod states;
 
+// farsight: the ASCII characters that end a run of `push_name_run`, one bit
+// each: those the tag name state treats otherwise than appending them as
+// they are or lowercased (CR becomes LF first).
+const TAG_NAME_STOPS: u128 = ascii_set(b"\t\n\x0C /> \0\r");
+// farsight: the same for the attribute name state; `"`, `'` and `<` are
+// appended too, but after a parse error.
+const ATTR_NAME_STOPS: u128 = ascii_set(b"\t\n\x0C />=\0\r\"'<");
+
+// farsight: the set of `bytes` (all ASCII) as bits of a `u128`.
+const fn ascii_set(bytes: &[u8]) -> u128 {
+    let mut set = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        set |= 1 << bytes[i];
+        i += 1;
+    }
+    set
+}
+
 /// The result of invoking the tokenizer once.
 pub enum ProcessResult<Handle> {
     /// The tokenizer should be re-invoked immediately.
@@ -144,7 +163,11 @@ pub struct Tokenizer<Sink> {
     current_tag_kind: Cell<TagKind>,
 
     /// Current tag name.
-    current_tag_name: RefCell<StrTendril>,
+    // farsight: a `String` rather than a tendril: it only gathers the name
+    // for `LocalName::from`, a character or a run at a time, and a `String`
+    // push is a few instructions where a tendril's is a hundred; cleared,
+    // it keeps its capacity for the next tag.
+    current_tag_name: RefCell<String>,
 
     /// Current tag is self-closing?
     current_tag_self_closing: Cell<bool>,
@@ -156,7 +179,8 @@ pub struct Tokenizer<Sink> {
     current_tag_attrs: RefCell<Vec<Attribute>>,
 
     /// Current attribute name.
-    current_attr_name: RefCell<StrTendril>,
+    // farsight: a `String`, as `current_tag_name`.
+    current_attr_name: RefCell<String>,
 
     /// Current attribute value.
     current_attr_value: RefCell<StrTendril>,
@@ -203,11 +227,11 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
             ignore_lf: Cell::new(false),
             discard_bom: Cell::new(discard_bom),
             current_tag_kind: Cell::new(StartTag),
-            current_tag_name: RefCell::new(StrTendril::new()),
+            current_tag_name: RefCell::new(String::new()),
             current_tag_self_closing: Cell::new(false),
             current_tag_had_duplicate_attributes: Cell::new(false),
             current_tag_attrs: RefCell::new(vec![]),
-            current_attr_name: RefCell::new(StrTendril::new()),
+            current_attr_name: RefCell::new(String::new()),
             current_attr_value: RefCell::new(StrTendril::new()),
             current_comment: RefCell::new(StrTendril::new()),
             current_doctype: RefCell::new(Doctype::default()),
@@ -339,7 +363,7 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
     // characters are taken, and only when `get_char` would hand them over
     // as they are (no reconsumed character, no pending CR/LF pair, no
     // per-character error checks).
-    fn push_name_run(&self, input: &BufferQueue, name: &RefCell<StrTendril>, stop: fn(u8) -> bool) {
+    fn push_name_run(&self, input: &BufferQueue, name: &RefCell<String>, stops: u128) {
         if self.opts.exact_errors || self.reconsume.get() || self.ignore_lf.get() {
             return;
         }
@@ -349,29 +373,21 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
         let bytes = front.as_bytes();
         let n = bytes
             .iter()
-            .position(|&b| !b.is_ascii() || stop(b))
+            .position(|&b| !b.is_ascii() || stops & (1 << b) != 0)
             .unwrap_or(bytes.len());
         if n == 0 {
             return;
         }
-        let run = &bytes[..n];
-        let last = run[n - 1];
+        let last = bytes[n - 1];
+        // All ASCII, so `n` is a character boundary.
+        let Some(run) = front.get(..n) else {
+            return;
+        };
         {
             let mut name = name.borrow_mut();
-            if run.iter().any(u8::is_ascii_uppercase) {
-                let mut low = [0_u8; 32];
-                for part in run.chunks(low.len()) {
-                    let low = &mut low[..part.len()];
-                    low.copy_from_slice(part);
-                    low.make_ascii_lowercase();
-                    // ASCII bytes are always UTF-8.
-                    if let Ok(low) = std::str::from_utf8(low) {
-                        name.push_slice(low);
-                    }
-                }
-            } else if let Ok(run) = std::str::from_utf8(run) {
-                name.push_slice(run);
-            }
+            let start = name.len();
+            name.push_str(run);
+            name[start..].make_ascii_lowercase();
         }
         // As `get_preprocessed_char` would have left it after the run.
         self.current_char.set(char::from(last));
@@ -379,6 +395,20 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
         if front.is_empty() {
             drop(front);
             input.pop_front();
+        }
+    }
+
+    // farsight: a run of an attribute value's characters (a slice of the
+    // input) becomes the value itself when the value is still empty, as it
+    // is for most values (one run between the quotes): the tendril shares
+    // the input's buffer instead of a copy being allocated for it. Appending
+    // to it later copies it first, as for any shared tendril.
+    fn append_value(&self, characters: StrTendril) {
+        let mut value = self.current_attr_value.borrow_mut();
+        if value.is_empty() {
+            *value = characters;
+        } else {
+            value.push_tendril(&characters);
         }
     }
 
@@ -570,7 +600,7 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
 
     fn create_tag(&self, kind: TagKind, c: char) {
         self.discard_tag();
-        self.current_tag_name.borrow_mut().push_char(c);
+        self.current_tag_name.borrow_mut().push(c);
         self.current_tag_kind.set(kind);
     }
 
@@ -587,7 +617,7 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
     fn create_attribute(&self, c: char) {
         self.finish_attribute();
 
-        self.current_attr_name.borrow_mut().push_char(c);
+        self.current_attr_name.borrow_mut().push(c);
     }
 
     fn finish_attribute(&self) {
@@ -684,15 +714,15 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
 // Shorthand for common state machine behaviors.
 macro_rules! shorthand (
     ( $me:ident : create_tag $kind:ident $c:expr   ) => ( $me.create_tag($kind, $c)                           );
-    ( $me:ident : push_tag $c:expr                 ) => ( $me.current_tag_name.borrow_mut().push_char($c)     );
+    ( $me:ident : push_tag $c:expr                 ) => ( $me.current_tag_name.borrow_mut().push($c)          );
     ( $me:ident : discard_tag                      ) => ( $me.discard_tag()                                   );
     ( $me:ident : discard_char $input:expr         ) => ( $me.discard_char($input)                            );
     ( $me:ident : push_temp $c:expr                ) => ( $me.temp_buf.borrow_mut().push_char($c)             );
     ( $me:ident : clear_temp                       ) => ( $me.clear_temp_buf()                                );
     ( $me:ident : create_attr $c:expr              ) => ( $me.create_attribute($c)                            );
-    ( $me:ident : push_name $c:expr                ) => ( $me.current_attr_name.borrow_mut().push_char($c)    );
+    ( $me:ident : push_name $c:expr                ) => ( $me.current_attr_name.borrow_mut().push($c)         );
     ( $me:ident : push_value $c:expr               ) => ( $me.current_attr_value.borrow_mut().push_char($c)   );
-    ( $me:ident : append_value $c:expr             ) => ( $me.current_attr_value.borrow_mut().push_tendril($c));
+    ( $me:ident : append_value $c:expr             ) => ( $me.append_value($c)                                );
     ( $me:ident : push_comment $c:expr             ) => ( $me.current_comment.borrow_mut().push_char($c)      );
     ( $me:ident : append_comment $c:expr           ) => ( $me.current_comment.borrow_mut().push_slice($c)     );
     ( $me:ident : emit_comment                     ) => ( $me.emit_current_comment()                          );
@@ -1044,9 +1074,7 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
                 // farsight: the plain characters of the name at once (`push_name_run`);
                 // the stops are those the arms below treat otherwise than appending
                 // the character as it is or lowercased.
-                self.push_name_run(input, &self.current_tag_name, |b| {
-                    matches!(b, b'\t' | b'\n' | b'\x0C' | b' ' | b'/' | b'>' | b'\0' | b'\r')
-                });
+                self.push_name_run(input, &self.current_tag_name, TAG_NAME_STOPS);
                 // Consume the next input character:
                 match get_char!(self, input) {
                     // ↪ U+0009 CHARACTER TABULATION (tab)
@@ -1581,12 +1609,7 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
             states::AttributeName => loop {
                 // farsight: as in the tag name state; `"`, `'` and `<` are
                 // appended too, but after a parse error, so they stop the run.
-                self.push_name_run(input, &self.current_attr_name, |b| {
-                    matches!(
-                        b,
-                        b'\t' | b'\n' | b'\x0C' | b' ' | b'/' | b'>' | b'=' | b'\0' | b'\r' | b'"' | b'\'' | b'<'
-                    )
-                });
+                self.push_name_run(input, &self.current_attr_name, ATTR_NAME_STOPS);
                 // Consume the next input character:
                 match get_char!(self, input) {
                     // ↪ U+0009 CHARACTER TABULATION (tab)
@@ -1769,7 +1792,7 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
                     // ↪ Anything else
                     //     Append the current input character to the current attribute's value.
                     FromSet(character) => go!(self: push_value character),
-                    NotFromSet(ref characters) => go!(self: append_value characters),
+                    NotFromSet(characters) => go!(self: append_value characters),
                 }
             },
 
@@ -1804,7 +1827,7 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
                     // ↪ Anything else
                     //     Append the current input character to the current attribute's value.
                     FromSet(character) => go!(self: push_value character),
-                    NotFromSet(ref characters) => go!(self: append_value characters),
+                    NotFromSet(characters) => go!(self: append_value characters),
                 }
             },
 
@@ -1862,7 +1885,7 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
                         go!(self: push_value c);
                     },
                     // ↪ Anything else
-                    NotFromSet(ref characters) => {
+                    NotFromSet(characters) => {
                         // Append the current input character to the current attribute's value.
                         go!(self: append_value characters)
                     },
