@@ -49,6 +49,32 @@ const TAG_NAME_STOPS: u128 = ascii_set(b"\t\n\x0C /> \0\r");
 // appended too, but after a parse error.
 const ATTR_NAME_STOPS: u128 = ascii_set(b"\t\n\x0C />=\0\r\"'<");
 
+// farsight: `BufferQueue::next` with an ASCII character at the front taken
+// as a byte: `Tendril::pop_front_char` decodes the first two characters to
+// find where the second starts, for every character the per-character
+// states read. Anything else goes through `next` itself.
+fn next_input_char(input: &BufferQueue) -> Option<char> {
+    let mut front = input.peek_front_chunk_mut()?;
+    let Some(&first) = front.as_bytes().first() else {
+        drop(front);
+        return input.next();
+    };
+    if !first.is_ascii() {
+        drop(front);
+        return input.next();
+    }
+    if front.len() == 1 {
+        // The queue holds no empty buffers.
+        drop(front);
+        input.pop_front();
+    } else {
+        // SAFETY: one ASCII byte is one whole character, so what is left
+        // starts at a character boundary, and it is not empty.
+        unsafe { front.unsafe_pop_front(1) };
+    }
+    Some(char::from(first))
+}
+
 // farsight: the set of `bytes` (all ASCII) as bits of a `u128`.
 const fn ascii_set(bytes: &[u8]) -> u128 {
     let mut set = 0;
@@ -326,9 +352,7 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
             self.reconsume.set(false);
             Some(self.current_char.get())
         } else {
-            input
-                .next()
-                .and_then(|c| self.get_preprocessed_char(c, input))
+            next_input_char(input).and_then(|c| self.get_preprocessed_char(c, input))
         }
     }
 
@@ -701,7 +725,8 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
         if self.reconsume.get() {
             self.reconsume.set(false);
         } else {
-            input.next();
+            // farsight: as `get_char` takes it.
+            next_input_char(input);
         }
     }
 
