@@ -41,13 +41,29 @@ mod char_ref;
 mod interface;
 pub mod states;
 
-// farsight: the ASCII characters that end a run of `push_name_run`, one bit
-// each: those the tag name state treats otherwise than appending them as
-// they are or lowercased (CR becomes LF first).
-const TAG_NAME_STOPS: u128 = ascii_set(b"\t\n\x0C /> \0\r");
+// farsight: how `push_name_run` reads each byte: 0 a character the tag name
+// state only appends, 1 one it treats otherwise (CR becomes LF first) or a
+// byte of a non-ASCII character, 2 an ASCII capital (appended lowercased).
+const TAG_NAME_BYTES: [u8; 256] = name_bytes(b"\t\n\x0C /> \0\r");
 // farsight: the same for the attribute name state; `"`, `'` and `<` are
 // appended too, but after a parse error.
-const ATTR_NAME_STOPS: u128 = ascii_set(b"\t\n\x0C />=\0\r\"'<");
+const ATTR_NAME_BYTES: [u8; 256] = name_bytes(b"\t\n\x0C />=\0\r\"'<");
+
+// farsight: the table of `push_name_run` with `stops` (all ASCII) as 1.
+const fn name_bytes(stops: &[u8]) -> [u8; 256] {
+    let mut table = [1; 256];
+    let mut b = 0;
+    while b < 128 {
+        table[b] = if (b as u8).is_ascii_uppercase() { 2 } else { 0 };
+        b += 1;
+    }
+    let mut i = 0;
+    while i < stops.len() {
+        table[stops[i] as usize] = 1;
+        i += 1;
+    }
+    table
+}
 
 // farsight: `BufferQueue::next` with an ASCII character at the front taken
 // as a byte: `Tendril::pop_front_char` decodes the first two characters to
@@ -73,17 +89,6 @@ fn next_input_char(input: &BufferQueue) -> Option<char> {
         unsafe { front.unsafe_pop_front(1) };
     }
     Some(char::from(first))
-}
-
-// farsight: the set of `bytes` (all ASCII) as bits of a `u128`.
-const fn ascii_set(bytes: &[u8]) -> u128 {
-    let mut set = 0;
-    let mut i = 0;
-    while i < bytes.len() {
-        set |= 1 << bytes[i];
-        i += 1;
-    }
-    set
 }
 
 /// The result of invoking the tokenizer once.
@@ -387,7 +392,7 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
     // characters are taken, and only when `get_char` would hand them over
     // as they are (no reconsumed character, no pending CR/LF pair, no
     // per-character error checks).
-    fn push_name_run(&self, input: &BufferQueue, name: &RefCell<String>, stops: u128) {
+    fn push_name_run(&self, input: &BufferQueue, name: &RefCell<String>, kinds: &[u8; 256]) {
         if self.opts.exact_errors || self.reconsume.get() || self.ignore_lf.get() {
             return;
         }
@@ -395,10 +400,16 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
             return;
         };
         let bytes = front.as_bytes();
-        let n = bytes
-            .iter()
-            .position(|&b| !b.is_ascii() || stops & (1 << b) != 0)
-            .unwrap_or(bytes.len());
+        let mut n = 0;
+        let mut upper = false;
+        for &b in bytes.iter() {
+            let kind = kinds[usize::from(b)];
+            if kind == 1 {
+                break;
+            }
+            upper |= kind == 2;
+            n += 1;
+        }
         if n == 0 {
             return;
         }
@@ -411,11 +422,15 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
             let mut name = name.borrow_mut();
             let start = name.len();
             name.push_str(run);
-            name[start..].make_ascii_lowercase();
+            if upper {
+                name[start..].make_ascii_lowercase();
+            }
         }
         // As `get_preprocessed_char` would have left it after the run.
         self.current_char.set(char::from(last));
-        front.pop_front(n as u32);
+        // SAFETY: `n` ASCII bytes are `n` whole characters, at most all
+        // of the buffer.
+        unsafe { front.unsafe_pop_front(n as u32) };
         if front.is_empty() {
             drop(front);
             input.pop_front();
@@ -1099,7 +1114,7 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
                 // farsight: the plain characters of the name at once (`push_name_run`);
                 // the stops are those the arms below treat otherwise than appending
                 // the character as it is or lowercased.
-                self.push_name_run(input, &self.current_tag_name, TAG_NAME_STOPS);
+                self.push_name_run(input, &self.current_tag_name, &TAG_NAME_BYTES);
                 // Consume the next input character:
                 match get_char!(self, input) {
                     // ↪ U+0009 CHARACTER TABULATION (tab)
@@ -1634,7 +1649,7 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
             states::AttributeName => loop {
                 // farsight: as in the tag name state; `"`, `'` and `<` are
                 // appended too, but after a parse error, so they stop the run.
-                self.push_name_run(input, &self.current_attr_name, ATTR_NAME_STOPS);
+                self.push_name_run(input, &self.current_attr_name, &ATTR_NAME_BYTES);
                 // Consume the next input character:
                 match get_char!(self, input) {
                     // ↪ U+0009 CHARACTER TABULATION (tab)
