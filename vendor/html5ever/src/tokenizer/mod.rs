@@ -65,6 +65,21 @@ const fn name_bytes(stops: &[u8]) -> [u8; 256] {
     table
 }
 
+// farsight: the sets of the quoted attribute value states (`quoted_value_run`).
+const DOUBLE_QUOTED_STOPS: [bool; 256] = byte_set(b"\r\"&\0\n");
+const SINGLE_QUOTED_STOPS: [bool; 256] = byte_set(b"\r'&\0\n");
+
+// farsight: `bytes` as a table of 256 flags.
+const fn byte_set(bytes: &[u8]) -> [bool; 256] {
+    let mut set = [false; 256];
+    let mut i = 0;
+    while i < bytes.len() {
+        set[bytes[i] as usize] = true;
+        i += 1;
+    }
+    set
+}
+
 // farsight: `BufferQueue::next` with an ASCII character at the front taken
 // as a byte: `Tendril::pop_front_char` decodes the first two characters to
 // find where the second starts, for every character the per-character
@@ -449,6 +464,48 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
         } else {
             value.push_tendril(&characters);
         }
+    }
+
+    // farsight: the quoted attribute value states take a value in two calls
+    // of `pop_except_from` (its run of characters, then the closing quote
+    // as a character of the set), each a pass through `step`. This takes
+    // the run at the front of the input (the characters up to one of the
+    // state's set, as `pop_except_from` would) and, when the closing quote
+    // follows, that too, and says whether it did: the caller then switches
+    // to the after attribute value (quoted) state as the quote's arm does.
+    // Off where `pop_except_from` takes one character at a time (a
+    // reconsumed character, a CR's pending LF, exact errors).
+    fn quoted_value_run(&self, input: &BufferQueue, stops: &[bool; 256], quote: u8) -> bool {
+        if self.opts.exact_errors || self.reconsume.get() || self.ignore_lf.get() {
+            return false;
+        }
+        let Some(mut front) = input.peek_front_chunk_mut() else {
+            return false;
+        };
+        let bytes = front.as_bytes();
+        let n = bytes
+            .iter()
+            .position(|&b| stops[usize::from(b)])
+            .unwrap_or(bytes.len());
+        let closed = bytes.get(n) == Some(&quote);
+        if n > 0 {
+            // SAFETY: the run ends at the end of the buffer or before an
+            // ASCII byte, so at a character boundary.
+            let run = unsafe { front.unsafe_subtendril(0, n as u32) };
+            unsafe { front.unsafe_pop_front(n as u32) };
+            self.append_value(run);
+        }
+        if closed {
+            // SAFETY: the quote is one ASCII byte, there.
+            unsafe { front.unsafe_pop_front(1) };
+            // As `get_preprocessed_char` leaves it for the quote.
+            self.current_char.set(char::from(quote));
+        }
+        if front.is_empty() {
+            drop(front);
+            input.pop_front();
+        }
+        closed
     }
 
     // Check if the next characters are an ASCII case-insensitive match.  See
@@ -1803,6 +1860,11 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
 
             // https://html.spec.whatwg.org/#attribute-value-(double-quoted)-state
             states::AttributeValue(DoubleQuoted) => loop {
+                // farsight: the value's plain run and its closing quote at once
+                // (`quoted_value_run`).
+                if self.quoted_value_run(input, &DOUBLE_QUOTED_STOPS, b'"') {
+                    go!(self: to State::AfterAttributeValueQuoted)
+                }
                 // Consume the next input character:
                 let Some(set_result) =
                     self.pop_except_from(input, small_char_set!('\r' '"' '&' '\0' '\n'))
@@ -1838,6 +1900,10 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
 
             // https://html.spec.whatwg.org/#attribute-value-(single-quoted)-state
             states::AttributeValue(SingleQuoted) => loop {
+                // farsight: as in the double-quoted state.
+                if self.quoted_value_run(input, &SINGLE_QUOTED_STOPS, b'\'') {
+                    go!(self: to State::AfterAttributeValueQuoted)
+                }
                 // Consume the next input character:
                 let Some(set_result) =
                     self.pop_except_from(input, small_char_set!('\r' '\'' '&' '\0' '\n'))
