@@ -928,8 +928,20 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
                         .expect("Input buffers are never empty");
 
                     if matches!(first_char, '\r' | '\0' | '&' | '<' | '\n') {
-                        drop(front_buffer);
-                        self.pop_except_from(input, set)
+                        // farsight: what `pop_except_from` does with a first
+                        // character of the set (here with no reconsumed character, no
+                        // pending LF, no exact errors), without going through it
+                        // and `Tendril::pop_front_char`: the character, one ASCII
+                        // byte, taken off, then preprocessed. Every `<` comes here.
+                        if front_buffer.len() == 1 {
+                            drop(front_buffer);
+                            input.pop_front();
+                        } else {
+                            // SAFETY: one ASCII byte is one whole character.
+                            unsafe { front_buffer.unsafe_pop_front(1) };
+                            drop(front_buffer);
+                        }
+                        self.get_preprocessed_char(first_char, input).map(FromSet)
                     } else {
                         // SAFETY:
                         // This CPU is guaranteed to support SIMD due to the is_supported_simd_feature_detected check above
