@@ -466,6 +466,35 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
         }
     }
 
+    // farsight: after an attribute's name, `=` and an opening quote take a
+    // pass through `step` each (the attribute name state's `=` arm, then the
+    // before attribute value state's quote arm, which peeks and discards it).
+    // When both are at the front of the input, this takes them and says
+    // which quoted value state those arms would have switched to; the `=`
+    // is left as the current character, as `get_char` leaves it (the
+    // quote's peek and discard do not set it). Off where `get_char` does
+    // more than hand the character over.
+    fn equals_quote(&self, input: &BufferQueue) -> Option<states::AttrValueKind> {
+        if self.opts.exact_errors || self.reconsume.get() || self.ignore_lf.get() {
+            return None;
+        }
+        let mut front = input.peek_front_chunk_mut()?;
+        let kind = match front.as_bytes().get(..2)? {
+            b"=\"" => DoubleQuoted,
+            b"='" => SingleQuoted,
+            _ => return None,
+        };
+        if front.len() == 2 {
+            drop(front);
+            input.pop_front();
+        } else {
+            // SAFETY: two ASCII bytes are two whole characters.
+            unsafe { front.unsafe_pop_front(2) };
+        }
+        self.current_char.set('=');
+        Some(kind)
+    }
+
     // farsight: the quoted attribute value states take a value in two calls
     // of `pop_except_from` (its run of characters, then the closing quote
     // as a character of the set), each a pass through `step`. This takes
@@ -1719,6 +1748,10 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
                 // farsight: as in the tag name state; `"`, `'` and `<` are
                 // appended too, but after a parse error, so they stop the run.
                 self.push_name_run(input, &self.current_attr_name, &ATTR_NAME_BYTES);
+                // farsight: `="` or `='` after the name (`equals_quote`).
+                if let Some(kind) = self.equals_quote(input) {
+                    go!(self: to State::AttributeValue(kind))
+                }
                 // Consume the next input character:
                 match get_char!(self, input) {
                     // ↪ U+0009 CHARACTER TABULATION (tab)
