@@ -83,7 +83,9 @@ const fn byte_set(bytes: &[u8]) -> [bool; 256] {
 // farsight: `BufferQueue::next` with an ASCII character at the front taken
 // as a byte: `Tendril::pop_front_char` decodes the first two characters to
 // find where the second starts, for every character the per-character
-// states read. Anything else goes through `next` itself.
+// states read. Anything else goes through `next` itself. Inlined: it is
+// called for most characters of the markup outside text and values.
+#[inline(always)]
 fn next_input_char(input: &BufferQueue) -> Option<char> {
     let mut front = input.peek_front_chunk_mut()?;
     let Some(&first) = front.as_bytes().first() else {
