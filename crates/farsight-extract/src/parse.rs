@@ -425,6 +425,52 @@ mod tests {
         assert_eq!(parse(&text).html(), Document::from(text.as_str()).html());
     }
 
+    /// The tree html5ever builds from `html` fed `step` bytes at a time
+    /// (at character boundaries), with or without exact errors.
+    fn tree_of(html: &str, step: usize, exact_errors: bool) -> String {
+        let opts = ParseOpts {
+            tokenizer: html5ever::tokenizer::TokenizerOpts {
+                exact_errors,
+                ..Default::default()
+            },
+            tree_builder: TreeBuilderOpts {
+                scripting_enabled: false,
+                ..TreeBuilderOpts::default()
+            },
+        };
+        let mut parser = parse_document(Document::default(), opts);
+        let mut rest = html;
+        while !rest.is_empty() {
+            let mut cut = rest.len().min(step);
+            while !rest.is_char_boundary(cut) {
+                cut += 1;
+            }
+            let (chunk, after) = rest.split_at(cut);
+            parser.process(StrTendril::from_slice(chunk));
+            rest = after;
+        }
+        parser.finish().html().to_string()
+    }
+
+    #[test]
+    fn the_vendored_tokenizers_fast_paths_build_the_tree_its_slow_ones_do() {
+        // html5ever's runs of name and attribute value characters (vendor/
+        // html5ever/FARSIGHT.md) are off with exact errors, where every
+        // character goes through `get_char`: both must build the same tree,
+        // whatever the chunks the input arrives in.
+        let html = "<!DOCTYPE html><HTML><Head><TITLE>T</TITLE></head><BODY \
+            CLASS=\"Big\" data-X='1'><DiV Id=\"a\r\nb\" title=\"x&amp;y\" \
+            hidden><sPaN\rCLASS=q\tDATA-é=\"ü\">é</sPaN><p\0x a\0b=\"\0\">\
+            <a href=\"/x?a=1&b=2\" x=\"\" y='' z=>l</a><b\r\n><I \"q<=1>i</I>\
+            <img SRC=\"a.png\"/><ÉL ÀT=1>t</ÉL><br/ ><textarea>\r\nx</textarea>\
+            <svg viewBox=\"0 0 1 1\"><foreignObject/></svg><table><tr><TD>c\
+            </TD></tr></table></DiV>&lt;<  >&#65;\r\n<p id=\"\r\" A=\"\n\">e";
+        let reference = tree_of(html, usize::MAX, true);
+        for step in [usize::MAX, 1, 2, 3, 5, 7, 64] {
+            assert_eq!(tree_of(html, step, false), reference, "chunks of {step}");
+        }
+    }
+
     #[test]
     fn pieces_end_after_a_space_or_at_a_character_boundary() {
         assert_eq!(piece_end("abc", 10), 3);
