@@ -827,10 +827,7 @@ fn skip_attrs_noting(
         slash = false;
         let name_at = i;
         // Attribute name (a leading '=' belongs to it).
-        i += 1;
-        while i < len && !ENDS_NAME[usize::from(bytes[i])] {
-            i += 1;
-        }
+        i = name_end(bytes, i + 1);
         let name_end = i;
         // A valueless attribute's span ends with its name: the spaces after
         // it lead the next attribute's span, and spans must not overlap.
@@ -943,12 +940,73 @@ fn droppable_attr(name: &[u8]) -> bool {
     if name.len() <= 5 || !name[..5].eq_ignore_ascii_case(b"data-") {
         return false;
     }
-    let rest = name[5..].to_ascii_lowercase();
-    // A plain scan: the names are a few bytes, and building memmem's
+    let rest = &name[5..];
+    // Each key is tried only where its first letter stands (most bytes
+    // start none): the names are a few bytes, and building memmem's
     // searcher for each of the twelve cost more than the search.
-    !KEPT_DATA_ATTRIBUTES
-        .iter()
-        .any(|k| rest.windows(k.len()).any(|w| w == k.as_bytes()))
+    !(0..rest.len()).any(|at| {
+        let mut keys = KEPT_BY_FIRST[usize::from(rest[at])];
+        while keys != 0 {
+            let key = KEPT_DATA_ATTRIBUTES[keys.trailing_zeros() as usize].as_bytes();
+            if rest
+                .get(at..at + key.len())
+                .is_some_and(|w| w.eq_ignore_ascii_case(key))
+            {
+                return true;
+            }
+            keys &= keys - 1;
+        }
+        false
+    })
+}
+
+/// By a byte, which of [`KEPT_DATA_ATTRIBUTES`] start with it (either
+/// case): bit `k` for the `k`th.
+static KEPT_BY_FIRST: [u16; 256] = {
+    let mut table = [0u16; 256];
+    let mut k = 0;
+    while k < KEPT_DATA_ATTRIBUTES.len() {
+        let first = KEPT_DATA_ATTRIBUTES[k].as_bytes()[0];
+        table[first.to_ascii_lowercase() as usize] |= 1 << k;
+        table[first.to_ascii_uppercase() as usize] |= 1 << k;
+        k += 1;
+    }
+    table
+};
+
+/// Where the attribute name that goes on at `i` ends: the first byte from
+/// `i` in [`ENDS_NAME`], or the end. Eight bytes at a time: a word with
+/// none of the ending bytes, nor any byte below `!` (white space is among
+/// them), is passed whole; else the first such byte is looked at, and a
+/// control byte that is not white space is passed as part of the name.
+fn name_end(bytes: &[u8], mut i: usize) -> usize {
+    const ONES: u64 = u64::from_le_bytes([0x01; 8]);
+    const HIGH: u64 = u64::from_le_bytes([0x80; 8]);
+    // High bit set in the byte where `w` has a zero byte (exact for the
+    // lowest such byte, which is all that is read).
+    let zero = |w: u64| w.wrapping_sub(ONES) & !w & HIGH;
+    while let Some(chunk) = bytes.get(i..i + 8) {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let w = u64::from_le_bytes(word);
+        let found = w.wrapping_sub(ONES * 0x21) & !w & HIGH
+            | zero(w ^ (ONES * u64::from(b'/')))
+            | zero(w ^ (ONES * u64::from(b'=')))
+            | zero(w ^ (ONES * u64::from(b'>')));
+        if found == 0 {
+            i += 8;
+            continue;
+        }
+        let at = i + (found.trailing_zeros() / 8) as usize;
+        if ENDS_NAME[usize::from(bytes[at])] {
+            return at;
+        }
+        i = at + 1;
+    }
+    while i < bytes.len() && !ENDS_NAME[usize::from(bytes[i])] {
+        i += 1;
+    }
+    i
 }
 
 /// Attributes of one tag beyond this many are left out. The tokenizer
