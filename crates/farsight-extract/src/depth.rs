@@ -807,6 +807,11 @@ fn skip_attrs_noting(
             }
             c if is_space(c) => {
                 let from = i;
+                i += 1;
+                // Most often one space: no run to look for.
+                if i < len && !is_space(bytes[i]) {
+                    continue;
+                }
                 while i < len && is_space(bytes[i]) {
                     i += 1;
                 }
