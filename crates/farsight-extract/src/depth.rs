@@ -583,7 +583,9 @@ impl<'a> Sim<'a> {
         let Some(at) = at else {
             // A formatting end tag without its element open removes the
             // element from the parser's list.
-            self.forget_reopen(n);
+            if class.formatting {
+                self.forget_reopen(n);
+            }
             return;
         };
         if at >= self.limit {
@@ -591,14 +593,15 @@ impl<'a> Sim<'a> {
         }
         self.pop_to(at);
         // Its own end tag closes a formatting element for good.
-        self.forget_reopen(n);
+        if class.formatting {
+            self.forget_reopen(n);
+        }
     }
 
     /// Forgets the last formatting element named `name` awaiting reopening.
+    /// Asked only for a formatting element's name (its slot's
+    /// [`Class::formatting`], not the names compared again at each end tag).
     fn forget_reopen(&mut self, name: &str) {
-        if !is_formatting(name) {
-            return;
-        }
         if let Some(i) = self.reopen.iter().rposition(|t| tag_name(t, 1).0 == name) {
             self.reopen.remove(i);
         }
