@@ -4,6 +4,7 @@ mod grab;
 mod grab_flags;
 mod helpers;
 mod matching;
+mod node_slots;
 mod prep_article;
 mod readability;
 mod readable;
