@@ -5,6 +5,9 @@
 //! times: the counts work on bytes where the text is ASCII, and each is
 //! tested against the plain count over chars.
 
+use dom_query::{NodeData, NodeId, NodeRef};
+use html5ever::local_name;
+
 /// `char::is_whitespace` in ASCII: tab, line feed, vertical tab, form
 /// feed, carriage return (`\t` to `\r`) and space. Written without
 /// branches, so the loops over bytes below turn into vector instructions.
@@ -155,6 +158,59 @@ impl Normalized {
     }
 }
 
+/// dom_query's `normalized_char_count` of `root`, and the sum of that of
+/// every `<a>` below it, not itself (each of nested links counts its own), in one walk
+/// that reads each text node once: counting the links apart read their
+/// text a second time, and decoded every character. The walk enters and
+/// leaves each node (first child, next sibling, parent) so that a link's
+/// count closes when its subtree ends, without looking up ancestors.
+pub(crate) fn with_links(root: NodeRef<'_>) -> (usize, usize) {
+    let mut all = Normalized::default();
+    // The links that hold the node being read, outermost first.
+    let mut open: Vec<(NodeId, Normalized)> = Vec::new();
+    let mut links = 0;
+    let mut n = root;
+    loop {
+        n.query(|node| match &node.data {
+            NodeData::Text { contents } => {
+                let text = TextRun::of(contents);
+                all.add(&text);
+                for (_, a) in &mut open {
+                    a.add(&text);
+                }
+            }
+            // Not the root: its own text is `all`.
+            NodeData::Element(e) if e.name.local == local_name!("a") && n.id != root.id => {
+                open.push((n.id, Normalized::default()));
+            }
+            _ => {}
+        });
+        if let Some(c) = n.first_child() {
+            n = c;
+            continue;
+        }
+        // Leave `n`, then each ancestor whose last child it was.
+        loop {
+            if open.last().is_some_and(|(id, _)| *id == n.id)
+                && let Some((_, a)) = open.pop()
+            {
+                links += a.count();
+            }
+            if n.id == root.id {
+                return (all.count(), links);
+            }
+            if let Some(s) = n.next_sibling() {
+                n = s;
+                break;
+            }
+            match n.parent() {
+                Some(p) => n = p,
+                None => return (all.count(), links),
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use dom_query::Document;
@@ -200,6 +256,34 @@ mod tests {
                 .first()
                 .map_or(0, |p| p.normalized_char_count());
             assert_eq!(n.count(), want, "{s:?}");
+        }
+    }
+
+    #[test]
+    fn with_links_is_dom_querys_counts_of_root_and_links() {
+        let html = "<div id=r> a <a href=x> b  <b>c </b></a>\t<span><a>d <a> e</a></a> f</span>\
+                    <a></a><p>g<a> h </a></p> </div><a>out</a>";
+        let doc = Document::from(html);
+        let root = doc.select("#r").nodes().first().cloned();
+        let Some(root) = root else {
+            panic!("no root");
+        };
+        let links: usize = root
+            .descendants_it()
+            .filter(|n| n.node_name().as_deref() == Some("a"))
+            .map(|a| a.normalized_char_count())
+            .sum();
+        assert_eq!(
+            with_links(root.clone()),
+            (root.normalized_char_count(), links)
+        );
+        let leaf = doc.select("b").nodes().first().cloned();
+        if let Some(b) = leaf {
+            assert_eq!(with_links(b.clone()), (b.normalized_char_count(), 0));
+        }
+        let link = doc.select("p a").nodes().first().cloned();
+        if let Some(a) = link {
+            assert_eq!(with_links(a.clone()), (a.normalized_char_count(), 0));
         }
     }
 
