@@ -181,6 +181,20 @@ impl Normalized {
     }
 }
 
+/// dom_query's `normalized_char_count` of `n`, with the byte counts of
+/// [`TextRun`] where dom_query decoded every character.
+pub(crate) fn normalized(n: NodeRef<'_>) -> usize {
+    let mut all = Normalized::default();
+    for d in std::iter::once(n).chain(n.descendants_it()) {
+        d.query(|node| {
+            if let NodeData::Text { contents } = &node.data {
+                all.add(&TextRun::of(contents));
+            }
+        });
+    }
+    all.count()
+}
+
 /// dom_query's `normalized_char_count` of `root`, and the sum of that of
 /// every `<a>` below it, not itself (each of nested links counts its own), in one walk
 /// that reads each text node once: counting the links apart read their
@@ -296,17 +310,17 @@ mod tests {
             .filter(|n| n.node_name().as_deref() == Some("a"))
             .map(|a| a.normalized_char_count())
             .sum();
-        assert_eq!(
-            with_links(root.clone()),
-            (root.normalized_char_count(), links)
-        );
+        assert_eq!(with_links(root), (root.normalized_char_count(), links));
+        for n in std::iter::once(root).chain(root.descendants_it()) {
+            assert_eq!(normalized(n), n.normalized_char_count());
+        }
         let leaf = doc.select("b").nodes().first().cloned();
         if let Some(b) = leaf {
-            assert_eq!(with_links(b.clone()), (b.normalized_char_count(), 0));
+            assert_eq!(with_links(b), (b.normalized_char_count(), 0));
         }
         let link = doc.select("p a").nodes().first().cloned();
         if let Some(a) = link {
-            assert_eq!(with_links(a.clone()), (a.normalized_char_count(), 0));
+            assert_eq!(with_links(a), (a.normalized_char_count(), 0));
         }
     }
 
