@@ -119,8 +119,9 @@ fn is_card(article: &NodeRef<'_>) -> bool {
 
 /// A paragraph of at least a sentence's length below `n`.
 fn holds_prose(n: &NodeRef<'_>) -> bool {
-    n.descendants_it()
-        .any(|d| d.node_name().as_deref() == Some("p") && d.normalized_char_count() >= PROSE_CHARS)
+    n.descendants_it().any(|d| {
+        d.node_name().as_deref() == Some("p") && crate::char_count::normalized(d) >= PROSE_CHARS
+    })
 }
 
 /// The length of a sentence: a paragraph this long is prose.

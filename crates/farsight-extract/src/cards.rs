@@ -54,7 +54,7 @@ pub(crate) fn row_of(doc: &Document, roots: &[NodeId]) -> Option<NodeId> {
 }
 
 fn text_len(n: &NodeRef<'_>) -> usize {
-    n.normalized_char_count()
+    crate::char_count::normalized(*n)
 }
 
 /// Rows of cards whose every part may be a link: a shop category's product

@@ -5,6 +5,9 @@
 //! times: the counts work on bytes where the text is ASCII, and each is
 //! tested against the plain count over chars.
 
+use dom_query::{NodeData, NodeId, NodeRef};
+use html5ever::local_name;
+
 /// `char::is_whitespace` in ASCII: tab, line feed, vertical tab, form
 /// feed, carriage return (`\t` to `\r`) and space. Written without
 /// branches, so the loops over bytes below turn into vector instructions.
@@ -23,7 +26,7 @@ pub(crate) fn non_space(s: &str) -> usize {
         return ascii_non_space(b);
     }
     // A byte that continues a character is 10xxxxxx: below -64 as i8.
-    let starts: usize = b.iter().map(|&c| usize::from(c as i8 >= -0x40)).sum();
+    let starts = count_bytes(b, |c| c as i8 >= -0x40);
     starts - ascii_blanks(b) - wide_blanks(b)
 }
 
@@ -35,8 +38,22 @@ pub(crate) fn ascii_non_space(b: &[u8]) -> usize {
 /// The bytes of ASCII white space in `b` ([`ascii_blank`]), summed in a
 /// form the compiler turns into vector instructions.
 fn ascii_blanks(b: &[u8]) -> usize {
-    b.iter().map(|&c| usize::from(ascii_blank(c))).sum()
+    count_bytes(b, ascii_blank)
 }
+
+/// How many bytes of `b` are `is`, counted in chunks of [`CHUNK`] bytes
+/// whose counts fit a byte: the compiler counts sixteen bytes in each
+/// vector instruction, where a sum in `usize` counted two.
+#[inline(always)]
+fn count_bytes(b: &[u8], is: impl Fn(u8) -> bool) -> usize {
+    b.chunks(CHUNK)
+        .map(|c| usize::from(c.iter().fold(0u8, |n, &x| n.wrapping_add(u8::from(is(x))))))
+        .sum()
+}
+
+/// The bytes [`count_bytes`] counts in one `u8`: at most 255, a multiple
+/// of the vector's width.
+const CHUNK: usize = 128;
 
 /// The characters of white space outside ASCII in `b` (UTF-8): U+0085 and
 /// U+00A0 (`C2 85`, `C2 A0`), U+1680 (`E1 9A 80`), U+2000 to U+200A,
@@ -99,11 +116,20 @@ impl TextRun {
 /// that follows a blank, in a form the compiler turns into vector
 /// instructions (decoding each character was most of the cost).
 fn ascii_collapsed(b: &[u8]) -> usize {
-    let next = b.get(1..).unwrap_or_default();
+    let Some(next) = b.get(1..) else {
+        return 0;
+    };
+    // Each byte but the last with the one after it, in chunks of the same
+    // length whose counts fit a byte (see [`count_bytes`]).
     let joined: usize = b
-        .iter()
-        .zip(next)
-        .map(|(&a, &c)| usize::from(ascii_blank(a) & ascii_blank(c)))
+        .chunks(CHUNK)
+        .zip(next.chunks(CHUNK))
+        .map(|(a, c)| {
+            let pairs = a.iter().zip(c);
+            usize::from(pairs.fold(0u8, |n, (&a, &c)| {
+                n.wrapping_add(u8::from(ascii_blank(a) & ascii_blank(c)))
+            }))
+        })
         .sum();
     b.len() - joined
 }
@@ -155,6 +181,73 @@ impl Normalized {
     }
 }
 
+/// dom_query's `normalized_char_count` of `n`, with the byte counts of
+/// [`TextRun`] where dom_query decoded every character.
+pub(crate) fn normalized(n: NodeRef<'_>) -> usize {
+    let mut all = Normalized::default();
+    for d in std::iter::once(n).chain(n.descendants_it()) {
+        d.query(|node| {
+            if let NodeData::Text { contents } = &node.data {
+                all.add(&TextRun::of(contents));
+            }
+        });
+    }
+    all.count()
+}
+
+/// dom_query's `normalized_char_count` of `root`, and the sum of that of
+/// every `<a>` below it, not itself (each of nested links counts its own), in one walk
+/// that reads each text node once: counting the links apart read their
+/// text a second time, and decoded every character. The walk enters and
+/// leaves each node (first child, next sibling, parent) so that a link's
+/// count closes when its subtree ends, without looking up ancestors.
+pub(crate) fn with_links(root: NodeRef<'_>) -> (usize, usize) {
+    let mut all = Normalized::default();
+    // The links that hold the node being read, outermost first.
+    let mut open: Vec<(NodeId, Normalized)> = Vec::new();
+    let mut links = 0;
+    let mut n = root;
+    loop {
+        n.query(|node| match &node.data {
+            NodeData::Text { contents } => {
+                let text = TextRun::of(contents);
+                all.add(&text);
+                for (_, a) in &mut open {
+                    a.add(&text);
+                }
+            }
+            // Not the root: its own text is `all`.
+            NodeData::Element(e) if e.name.local == local_name!("a") && n.id != root.id => {
+                open.push((n.id, Normalized::default()));
+            }
+            _ => {}
+        });
+        if let Some(c) = n.first_child() {
+            n = c;
+            continue;
+        }
+        // Leave `n`, then each ancestor whose last child it was.
+        loop {
+            if open.last().is_some_and(|(id, _)| *id == n.id)
+                && let Some((_, a)) = open.pop()
+            {
+                links += a.count();
+            }
+            if n.id == root.id {
+                return (all.count(), links);
+            }
+            if let Some(s) = n.next_sibling() {
+                n = s;
+                break;
+            }
+            match n.parent() {
+                Some(p) => n = p,
+                None => return (all.count(), links),
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use dom_query::Document;
@@ -200,6 +293,53 @@ mod tests {
                 .first()
                 .map_or(0, |p| p.normalized_char_count());
             assert_eq!(n.count(), want, "{s:?}");
+        }
+    }
+
+    #[test]
+    fn with_links_is_dom_querys_counts_of_root_and_links() {
+        let html = "<div id=r> a <a href=x> b  <b>c </b></a>\t<span><a>d <a> e</a></a> f</span>\
+                    <a></a><p>g<a> h </a></p> </div><a>out</a>";
+        let doc = Document::from(html);
+        let root = doc.select("#r").nodes().first().cloned();
+        let Some(root) = root else {
+            panic!("no root");
+        };
+        let links: usize = root
+            .descendants_it()
+            .filter(|n| n.node_name().as_deref() == Some("a"))
+            .map(|a| a.normalized_char_count())
+            .sum();
+        assert_eq!(with_links(root), (root.normalized_char_count(), links));
+        for n in std::iter::once(root).chain(root.descendants_it()) {
+            assert_eq!(normalized(n), n.normalized_char_count());
+        }
+        let leaf = doc.select("b").nodes().first().cloned();
+        if let Some(b) = leaf {
+            assert_eq!(with_links(b), (b.normalized_char_count(), 0));
+        }
+        let link = doc.select("p a").nodes().first().cloned();
+        if let Some(a) = link {
+            assert_eq!(with_links(a), (a.normalized_char_count(), 0));
+        }
+    }
+
+    #[test]
+    fn byte_counts_across_chunks_are_the_plain_counts() {
+        for len in [0, 1, 2, 127, 128, 129, 255, 256, 257, 300, 1000] {
+            for pattern in ["  ab\t\n", "a b ", "      ", "abcdef", " é\u{a0} x\u{3000}"] {
+                let s: String = pattern.chars().cycle().take(len).collect();
+                let want = s.chars().filter(|c| !c.is_whitespace()).count();
+                assert_eq!(non_space(&s), want, "{len} {pattern:?}");
+                let mut n = Normalized::default();
+                n.add(&TextRun::of(&s));
+                let want = Document::from(format!("<p>{s}</p>").as_str())
+                    .select("p")
+                    .nodes()
+                    .first()
+                    .map_or(0, |p| p.normalized_char_count());
+                assert_eq!(n.count(), want, "{len} {pattern:?}");
+            }
         }
     }
 

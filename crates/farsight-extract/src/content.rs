@@ -277,12 +277,9 @@ fn widen_to_region(doc: &Document, found: Choice, kind: PageKind) -> Choice {
 fn few_words_or_links(doc: &Document, roots: &[NodeId]) -> bool {
     let (mut all, mut links) = (0, 0);
     for root in roots.iter().filter_map(|r| doc.tree.get(r)) {
-        all += root.normalized_char_count();
-        links += root
-            .descendants_it()
-            .filter(|n| n.node_name().as_deref() == Some("a"))
-            .map(|a| a.normalized_char_count())
-            .sum::<usize>();
+        let (chars, link_chars) = crate::char_count::with_links(root);
+        all += chars;
+        links += link_chars;
     }
     all < TINY_CONTENT
         || links as f32 >= all as f32 * LINKS_SHARE

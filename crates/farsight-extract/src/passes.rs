@@ -333,12 +333,8 @@ fn is_prose_accordion(n: &NodeRef<'_>) -> bool {
     if !ACCORDION.matches(&Words::of(n)) {
         return false;
     }
-    let links: usize = n
-        .descendants_it()
-        .filter(|d| d.node_name().as_deref() == Some("a"))
-        .map(|a| a.normalized_char_count())
-        .sum();
-    links * 2 < n.normalized_char_count()
+    let (all, links) = crate::char_count::with_links(*n);
+    links * 2 < all
 }
 
 /// Runs the passes over the chosen roots, in order.

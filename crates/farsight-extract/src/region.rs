@@ -46,7 +46,7 @@ pub(crate) fn find_counted(doc: &Document) -> Option<(NodeId, usize)> {
         if !is_main {
             continue;
         }
-        let chars = n.normalized_char_count();
+        let chars = crate::char_count::normalized(n);
         if best.as_ref().is_none_or(|(_, c)| chars > *c) {
             best = Some((n, chars));
         }
@@ -203,8 +203,8 @@ fn filter_with_prose(n: &NodeRef<'_>, words: &Words) -> bool {
     let prose: usize = n
         .descendants_it()
         .filter(|d| matches!(d.node_name().as_deref(), Some("p" | "li")))
-        .map(|d| d.normalized_char_count())
+        .map(crate::char_count::normalized)
         .filter(|&c| c >= boilerplate::PROSE_CHARS)
         .sum();
-    prose > 0 && prose * 2 >= n.normalized_char_count()
+    prose > 0 && prose * 2 >= crate::char_count::normalized(*n)
 }
