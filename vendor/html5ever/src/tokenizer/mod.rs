@@ -576,6 +576,21 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
         true
     }
 
+    // farsight: `space_then_name`, then what the attribute name state's
+    // next pass through `step` would begin with on the same input (its
+    // `push_name_run` and `equals_quote`), in this pass; says the state to
+    // switch to, the one that pass would be in after them.
+    fn space_then_attribute(&self, input: &BufferQueue) -> Option<states::State> {
+        if !self.space_then_name(input) {
+            return None;
+        }
+        self.push_name_run(input, &self.current_attr_name, &ATTR_NAME_BYTES);
+        Some(match self.equals_quote(input) {
+            Some(kind) => states::AttributeValue(kind),
+            None => states::AttributeName,
+        })
+    }
+
     // Check if the next characters are an ASCII case-insensitive match.  See
     // BufferQueue::eat.
     //
@@ -1252,10 +1267,10 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
                 // the stops are those the arms below treat otherwise than appending
                 // the character as it is or lowercased.
                 self.push_name_run(input, &self.current_tag_name, &TAG_NAME_BYTES);
-                // farsight: a space and an attribute's first character at once
-                // (`space_then_name`).
-                if self.space_then_name(input) {
-                    go!(self: to State::AttributeName)
+                // farsight: a space and the next attribute's name (and `="`) at
+                // once (`space_then_attribute`).
+                if let Some(state) = self.space_then_attribute(input) {
+                    go!(self: to state)
                 }
                 // Consume the next input character:
                 match get_char!(self, input) {
@@ -1953,9 +1968,9 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
                 // (`quoted_value_run`).
                 if self.quoted_value_run(input, &DOUBLE_QUOTED_STOPS, b'"') {
                     // farsight: and, after the quote, a space and the next
-                    // attribute's first character (`space_then_name`).
-                    if self.space_then_name(input) {
-                        go!(self: to State::AttributeName)
+                    // attribute's name (and `="`) (`space_then_attribute`).
+                    if let Some(state) = self.space_then_attribute(input) {
+                        go!(self: to state)
                     }
                     go!(self: to State::AfterAttributeValueQuoted)
                 }
@@ -1997,9 +2012,9 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
                 // farsight: as in the double-quoted state.
                 if self.quoted_value_run(input, &SINGLE_QUOTED_STOPS, b'\'') {
                     // farsight: and, after the quote, a space and the next
-                    // attribute's first character (`space_then_name`).
-                    if self.space_then_name(input) {
-                        go!(self: to State::AttributeName)
+                    // attribute's name (and `="`) (`space_then_attribute`).
+                    if let Some(state) = self.space_then_attribute(input) {
+                        go!(self: to state)
                     }
                     go!(self: to State::AfterAttributeValueQuoted)
                 }
