@@ -580,15 +580,30 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
     // next pass through `step` would begin with on the same input (its
     // `push_name_run` and `equals_quote`), in this pass; says the state to
     // switch to, the one that pass would be in after them.
+    // After `="`, likewise the quoted value state's `quoted_value_run`, and
+    // after the closing quote the next attribute the same way, for as long
+    // as each piece is at the front of the input.
     fn space_then_attribute(&self, input: &BufferQueue) -> Option<states::State> {
         if !self.space_then_name(input) {
             return None;
         }
-        self.push_name_run(input, &self.current_attr_name, &ATTR_NAME_BYTES);
-        Some(match self.equals_quote(input) {
-            Some(kind) => states::AttributeValue(kind),
-            None => states::AttributeName,
-        })
+        loop {
+            self.push_name_run(input, &self.current_attr_name, &ATTR_NAME_BYTES);
+            let Some(kind) = self.equals_quote(input) else {
+                return Some(states::AttributeName);
+            };
+            let closed = match kind {
+                DoubleQuoted => self.quoted_value_run(input, &DOUBLE_QUOTED_STOPS, b'"'),
+                SingleQuoted => self.quoted_value_run(input, &SINGLE_QUOTED_STOPS, b'\''),
+                Unquoted => false,
+            };
+            if !closed {
+                return Some(states::AttributeValue(kind));
+            }
+            if !self.space_then_name(input) {
+                return Some(states::AfterAttributeValueQuoted);
+            }
+        }
     }
 
     // Check if the next characters are an ASCII case-insensitive match.  See
