@@ -464,7 +464,10 @@ mod tests {
             <a href=\"/x?a=1&b=2\" x=\"\" y='' z=>l</a><b\r\n><I \"q<=1>i</I>\
             <img SRC=\"a.png\"/><ÉL ÀT=1>t</ÉL><br/ ><textarea>\r\nx</textarea>\
             <svg viewBox=\"0 0 1 1\"><foreignObject/></svg><table><tr><TD>c\
-            </TD></tr></table></DiV>&lt;<  >&#65;\r\n<p id=\"\r\" A=\"\n\">e";
+            </TD></tr></table></DiV>&lt;<  >&#65;\r\n<p id=\"\r\" A=\"\n\">e\
+            <div a=\"1\" B='2' c=\"3\" \"d\"=4 e='5' =f g=\"6\" <h i=\"7\" é=8 j=\"9\" \
+            k=\"\" L>m</div><SPAN Class=\"x\" id='y' /><q x=\"1\"  y=\"2\"\tz=\"3\" \0=4>\
+            </q><P a b=\"1\" C><em x='1' X='0' y='2' z='3' w=\"4\" v=\"a\" u=\"b\" >n</em></P>";
         let reference = tree_of(html, usize::MAX, true);
         for step in [usize::MAX, 1, 2, 3, 5, 7, 64] {
             assert_eq!(tree_of(html, step, false), reference, "chunks of {step}");

@@ -539,6 +539,73 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
         closed
     }
 
+    // farsight: after a tag's name or an attribute's closing quote, a space
+    // and the next attribute's first character take a pass through `step`
+    // each (the state's whitespace arm switches to the before attribute
+    // name state, whose arm for a plain character creates the attribute).
+    // When a space and a character the attribute name state would just
+    // append (as `push_name_run` reads it: not one of its stops, not
+    // non-ASCII) are at the front of the input, this takes both, creates
+    // the attribute with that character (lowercased) as those arms would,
+    // and says it did: the caller then switches to the attribute name
+    // state. The character is left as the current one, as `get_char`
+    // leaves it. Off where `get_char` does more than hand the characters
+    // over.
+    fn space_then_name(&self, input: &BufferQueue) -> bool {
+        if self.opts.exact_errors || self.reconsume.get() || self.ignore_lf.get() {
+            return false;
+        }
+        let Some(mut front) = input.peek_front_chunk_mut() else {
+            return false;
+        };
+        let &[b' ', first, ..] = &front.as_bytes()[..] else {
+            return false;
+        };
+        if ATTR_NAME_BYTES[usize::from(first)] == 1 {
+            return false;
+        }
+        if front.len() == 2 {
+            drop(front);
+            input.pop_front();
+        } else {
+            // SAFETY: two ASCII bytes are two whole characters.
+            unsafe { front.unsafe_pop_front(2) };
+        }
+        self.current_char.set(char::from(first));
+        self.create_attribute(char::from(first.to_ascii_lowercase()));
+        true
+    }
+
+    // farsight: `space_then_name`, then what the attribute name state's
+    // next pass through `step` would begin with on the same input (its
+    // `push_name_run` and `equals_quote`), in this pass; says the state to
+    // switch to, the one that pass would be in after them.
+    // After `="`, likewise the quoted value state's `quoted_value_run`, and
+    // after the closing quote the next attribute the same way, for as long
+    // as each piece is at the front of the input.
+    fn space_then_attribute(&self, input: &BufferQueue) -> Option<states::State> {
+        if !self.space_then_name(input) {
+            return None;
+        }
+        loop {
+            self.push_name_run(input, &self.current_attr_name, &ATTR_NAME_BYTES);
+            let Some(kind) = self.equals_quote(input) else {
+                return Some(states::AttributeName);
+            };
+            let closed = match kind {
+                DoubleQuoted => self.quoted_value_run(input, &DOUBLE_QUOTED_STOPS, b'"'),
+                SingleQuoted => self.quoted_value_run(input, &SINGLE_QUOTED_STOPS, b'\''),
+                Unquoted => false,
+            };
+            if !closed {
+                return Some(states::AttributeValue(kind));
+            }
+            if !self.space_then_name(input) {
+                return Some(states::AfterAttributeValueQuoted);
+            }
+        }
+    }
+
     // Check if the next characters are an ASCII case-insensitive match.  See
     // BufferQueue::eat.
     //
@@ -1215,6 +1282,11 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
                 // the stops are those the arms below treat otherwise than appending
                 // the character as it is or lowercased.
                 self.push_name_run(input, &self.current_tag_name, &TAG_NAME_BYTES);
+                // farsight: a space and the next attribute's name (and `="`) at
+                // once (`space_then_attribute`).
+                if let Some(state) = self.space_then_attribute(input) {
+                    go!(self: to state)
+                }
                 // Consume the next input character:
                 match get_char!(self, input) {
                     // ↪ U+0009 CHARACTER TABULATION (tab)
@@ -1910,6 +1982,11 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
                 // farsight: the value's plain run and its closing quote at once
                 // (`quoted_value_run`).
                 if self.quoted_value_run(input, &DOUBLE_QUOTED_STOPS, b'"') {
+                    // farsight: and, after the quote, a space and the next
+                    // attribute's name (and `="`) (`space_then_attribute`).
+                    if let Some(state) = self.space_then_attribute(input) {
+                        go!(self: to state)
+                    }
                     go!(self: to State::AfterAttributeValueQuoted)
                 }
                 // Consume the next input character:
@@ -1949,6 +2026,11 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
             states::AttributeValue(SingleQuoted) => loop {
                 // farsight: as in the double-quoted state.
                 if self.quoted_value_run(input, &SINGLE_QUOTED_STOPS, b'\'') {
+                    // farsight: and, after the quote, a space and the next
+                    // attribute's name (and `="`) (`space_then_attribute`).
+                    if let Some(state) = self.space_then_attribute(input) {
+                        go!(self: to state)
+                    }
                     go!(self: to State::AfterAttributeValueQuoted)
                 }
                 // Consume the next input character:
