@@ -285,14 +285,7 @@ mod tests {
             " \u{200b} ",
         ] {
             assert_eq!(TextRun::of(s).is_blank(s), s.trim().is_empty(), "{s:?}");
-            let mut n = Normalized::default();
-            n.add(&TextRun::of(s));
-            let want = Document::from(format!("<p>{s}</p>").as_str())
-                .select("p")
-                .nodes()
-                .first()
-                .map_or(0, |p| p.normalized_char_count());
-            assert_eq!(n.count(), want, "{s:?}");
+            assert_eq!(run_count(s), dom_count(s), "{s:?}");
         }
     }
 
@@ -331,16 +324,25 @@ mod tests {
                 let s: String = pattern.chars().cycle().take(len).collect();
                 let want = s.chars().filter(|c| !c.is_whitespace()).count();
                 assert_eq!(non_space(&s), want, "{len} {pattern:?}");
-                let mut n = Normalized::default();
-                n.add(&TextRun::of(&s));
-                let want = Document::from(format!("<p>{s}</p>").as_str())
-                    .select("p")
-                    .nodes()
-                    .first()
-                    .map_or(0, |p| p.normalized_char_count());
-                assert_eq!(n.count(), want, "{len} {pattern:?}");
+                assert_eq!(run_count(&s), dom_count(&s), "{len} {pattern:?}");
             }
         }
+    }
+
+    /// [`Normalized`]'s count of `s` as one text node.
+    fn run_count(s: &str) -> usize {
+        let mut n = Normalized::default();
+        n.add(&TextRun::of(s));
+        n.count()
+    }
+
+    /// dom_query's `normalized_char_count` of a paragraph holding `s`.
+    fn dom_count(s: &str) -> usize {
+        Document::from(format!("<p>{s}</p>").as_str())
+            .select("p")
+            .nodes()
+            .first()
+            .map_or(0, |p| p.normalized_char_count())
     }
 
     #[test]

@@ -67,23 +67,34 @@ fn parse_watched(html: &str) -> Option<Document> {
         moved: moved.clone(),
     };
     let mut parser = parse_document(sink, opts);
-    let mut rest = html;
-    while !rest.is_empty() {
-        let mut cut = rest.len().min(CHUNK);
-        while !rest.is_char_boundary(cut) {
-            cut += 1;
-        }
-        let (chunk, after) = rest.split_at(cut);
+    for chunk in chunks(html, CHUNK) {
         parser.process(StrTendril::from_slice(chunk));
         if too_deep.get() {
             return None;
         }
-        rest = after;
     }
     let doc = parser.finish();
     // Moved subtrees are deeper than noted: measure the tree itself, once.
     let deep = too_deep.get() || (moved.get() && element_depth(&doc) > MAX_PARSED_DEPTH);
     (!deep).then_some(doc)
+}
+
+/// `html` in pieces of about `size` bytes, each cut at the first character
+/// boundary at or after it.
+fn chunks(html: &str, size: usize) -> impl Iterator<Item = &str> {
+    let mut rest = html;
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        let mut cut = rest.len().min(size.max(1));
+        while !rest.is_char_boundary(cut) {
+            cut += 1;
+        }
+        let (chunk, after) = rest.split_at(cut);
+        rest = after;
+        Some(chunk)
+    })
 }
 
 /// The number of elements on the longest path down from the document,
@@ -439,15 +450,8 @@ mod tests {
             },
         };
         let mut parser = parse_document(Document::default(), opts);
-        let mut rest = html;
-        while !rest.is_empty() {
-            let mut cut = rest.len().min(step);
-            while !rest.is_char_boundary(cut) {
-                cut += 1;
-            }
-            let (chunk, after) = rest.split_at(cut);
+        for chunk in chunks(html, step) {
             parser.process(StrTendril::from_slice(chunk));
-            rest = after;
         }
         parser.finish().html().to_string()
     }
