@@ -3,7 +3,7 @@
 //! content is the row, not the one card that happened to score best.
 
 use dom_query::{Document, NodeData, NodeId, NodeRef};
-use html5ever::{LocalName, local_name};
+use html5ever::local_name;
 
 use std::hash::{Hash, Hasher};
 
@@ -377,21 +377,9 @@ fn first_word(class: Option<&str>) -> Option<&str> {
     class.and_then(|c| c.split_whitespace().find(|w| !is_numbered(w)))
 }
 
-/// The value of an element's attribute `name`, read in place (as
-/// `NodeRef::attr` finds it: the first of that name).
-fn attr_in<'a>(data: &'a NodeData, name: &LocalName) -> Option<&'a str> {
-    let NodeData::Element(el) = data else {
-        return None;
-    };
-    el.attrs
-        .iter()
-        .find(|a| a.name.local == *name)
-        .map(|a| &*a.value)
-}
-
 /// The class of an element, read in place.
 fn class_of(data: &NodeData) -> Option<&str> {
-    attr_in(data, &local_name!("class"))
+    crate::tag::attr_of(data, &local_name!("class"))
 }
 
 /// Whether a class word is WordPress's number of one post (`post-30149`):
@@ -439,9 +427,9 @@ fn has_product_microdata(n: &NodeRef<'_>) -> bool {
     // Both attributes read in place in one look at the element: every
     // element of a listing's walk is asked.
     n.query_or(false, |node| {
-        attr_in(&node.data, &local_name!("itemtype"))
+        crate::tag::attr_of(&node.data, &local_name!("itemtype"))
             .is_some_and(|t| t.contains("schema.org/Product") || t.contains("schema.org/Offer"))
-            || attr_in(&node.data, &local_name!("itemprop"))
+            || crate::tag::attr_of(&node.data, &local_name!("itemprop"))
                 .is_some_and(|p| matches!(p, "price" | "offers" | "lowPrice"))
     })
 }

@@ -195,12 +195,9 @@ fn framer_breakpoint(doc: &Document) -> Option<String> {
             let NodeData::Element(el) = &node.data else {
                 return None;
             };
-            let class = el
-                .attrs
-                .iter()
-                .find(|a| a.name.local == dom_query::local_name!("class"))?;
-            variant.find(class.value.as_bytes())?;
-            let mut tokens = class.value.split_ascii_whitespace();
+            let class = crate::tag::attr(el, &local_name!("class"))?;
+            variant.find(class.as_bytes())?;
+            let mut tokens = class.split_ascii_whitespace();
             if !tokens.clone().any(|t| t == FRAMER_VARIANT) {
                 return None;
             }

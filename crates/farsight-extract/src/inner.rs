@@ -376,13 +376,7 @@ fn is_caption(n: &NodeRef<'_>) -> bool {
     // is asked.
     // The class read in place, not copied out.
     n.query_or(false, |node| {
-        let NodeData::Element(el) = &node.data else {
-            return false;
-        };
-        el.attrs
-            .iter()
-            .find(|a| a.name.local == local_name!("class"))
-            .is_some_and(|a| is_caption_class(&a.value))
+        crate::tag::attr_of(&node.data, &local_name!("class")).is_some_and(is_caption_class)
     })
 }
 

@@ -37,11 +37,8 @@ pub(crate) fn find_counted(doc: &Document) -> Option<(NodeId, usize)> {
                 return false;
             };
             el.name.local == local_name!("main")
-                || el
-                    .attrs
-                    .iter()
-                    .find(|a| a.name.local == local_name!("role"))
-                    .is_some_and(|a| a.value.eq_ignore_ascii_case("main"))
+                || crate::tag::attr(el, &local_name!("role"))
+                    .is_some_and(|role| role.eq_ignore_ascii_case("main"))
         });
         if !is_main {
             continue;

@@ -72,12 +72,7 @@ impl Words {
                 return None;
             };
             // Names compared as atoms: one integer each, no string read.
-            let value = |name: &LocalName| {
-                el.attrs
-                    .iter()
-                    .find(|a| a.name.local == *name)
-                    .map_or("", |a| &*a.value)
-            };
+            let value = |name: &LocalName| crate::tag::attr(el, name).unwrap_or_default();
             let id = if with_id {
                 value(&local_name!("id"))
             } else {
